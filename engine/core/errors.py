@@ -1,0 +1,23 @@
+"""The one error type the rules raise."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.i18n import translate
+
+
+class RuleError(Exception):
+    """An illegal action: `code` is stable for programs, `message` is written for the player."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        self.code = code
+        self.params = params
+        super().__init__(f"{code}: {self.message}")
+
+    @property
+    def message(self) -> str:
+        return translate(self.code, **self.params)
+
+    def localized(self, locale: str) -> str:
+        return translate(self.code, locale=locale, **self.params)

@@ -1,0 +1,69 @@
+"""Base models shared by every ruleset: seats, state, actions, events, decisions."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.core.rng import RngState
+
+
+class Seat(BaseModel):
+    """A player as the lobby knows them: a Discord user id (or a synthetic id for an AI) and a name."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int = Field(gt=0)
+    name: str = Field(min_length=1, max_length=100)
+    ai: bool = False
+    colour: str | None = None
+    """A colour the player asked for in the lobby; the ruleset assigns one otherwise."""
+
+
+class GameState(BaseModel):
+    """Base of every game's state: JSON-serialisable, versioned, carrying its own dice."""
+
+    schema_version: int = 1
+    game: str
+    rng: RngState
+    seq: int = 0
+    """Number of actions applied so far; buttons carry it so stale clicks are refused."""
+
+    def digest(self) -> str:
+        """A short stable fingerprint of the whole position."""
+        return hashlib.sha256(canonical_json(self.model_dump(mode="json")).encode()).hexdigest()[:16]
+
+
+class Action(BaseModel):
+    """Base of every action: the acting seat and a `type` discriminator."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    type: str
+    player: int
+
+
+class Event(BaseModel):
+    """Something that happened. `private_to` marks an event only that seat may see."""
+
+    model_config = ConfigDict(frozen=True)
+
+    type: str
+    private_to: int | None = None
+
+
+class Decision(BaseModel):
+    """Who must decide what next: drives pings, buttons, autocomplete, AI seats and deadlines."""
+
+    model_config = ConfigDict(frozen=True)
+
+    player: int
+    kind: str
+    detail: dict[str, Any] = Field(default_factory=dict)
+
+
+def canonical_json(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

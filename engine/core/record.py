@@ -1,0 +1,39 @@
+"""Game records (seed, options, seats and actions) and their exact replay."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from engine.core.models import Event, GameState, Seat
+from engine.core.ruleset import Ruleset
+
+
+class GameRecord(BaseModel):
+    """Everything needed to replay a game exactly: the dice follow from the seed."""
+
+    format: str = "gm-record/1"
+    game: str
+    seed: int
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[Seat]
+    actions: list[dict[str, Any]] = Field(default_factory=list)
+
+
+def start(ruleset: Ruleset, record: GameRecord) -> tuple[GameState, list[Event]]:
+    options = ruleset.options_model.model_validate(record.options)
+    return ruleset.new_game(record.seats, options, record.seed)
+
+
+def replay(ruleset: Ruleset, record: GameRecord) -> tuple[GameState, list[Event]]:
+    """Replay a record; raises RuleError (with `.index` set) at the first illegal action."""
+    state, events = start(ruleset, record)
+    for index, data in enumerate(record.actions):
+        try:
+            state, new = ruleset.apply(state, ruleset.parse_action(data))
+        except Exception as exc:
+            exc.index = index  # type: ignore[attr-defined]
+            raise
+        events.extend(new)
+    return state, events

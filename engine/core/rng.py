@@ -1,0 +1,65 @@
+"""A small seeded random source whose whole state lives in the game state."""
+
+from __future__ import annotations
+
+from collections.abc import MutableSequence
+from typing import TypeVar
+
+from pydantic import BaseModel, Field
+
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+T = TypeVar("T")
+_LIMITS = {n: (1 << 64) - ((1 << 64) % n) for n in range(1, 65)}
+
+
+class RngState(BaseModel):
+    """SplitMix64 state plus die faces forced by tests or the `apply --dice` tool."""
+
+    state: int = Field(ge=0, le=_MASK)
+    forced: list[int] = Field(default_factory=list)
+
+    @classmethod
+    def from_seed(cls, seed: int) -> RngState:
+        return cls(state=seed & _MASK)
+
+
+class Rng:
+    """Mutable working copy of an RngState used inside one `apply` call."""
+
+    __slots__ = ("_forced", "_s")
+
+    def __init__(self, state: RngState) -> None:
+        self._s = state.state
+        self._forced = list(state.forced)
+
+    def export(self) -> RngState:
+        return RngState(state=self._s, forced=self._forced)
+
+    def below(self, n: int) -> int:
+        """Uniform integer in [0, n) by rejection (SplitMix64), so no face is favoured."""
+        limit = _LIMITS.get(n) or (1 << 64) - ((1 << 64) % n)
+        s = self._s
+        while True:
+            s = (s + _GOLDEN) & _MASK
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z ^= z >> 31
+            if z < limit:
+                self._s = s
+                return z % n
+
+    def die(self, sides: int = 6) -> int:
+        if self._forced:
+            return self._forced.pop(0)
+        return self.below(sides) + 1
+
+    def dice(self, n: int, sides: int = 6) -> list[int]:
+        if self._forced:
+            return [self.die(sides) for _ in range(n)]
+        return [self.below(sides) + 1 for _ in range(n)]
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]

@@ -1,0 +1,54 @@
+"""The contract every game implements, and the contract of AI policies."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from pydantic import BaseModel
+
+from engine.core.models import Action, Decision, Event, GameState, Seat
+
+
+class Ruleset(Protocol):
+    """A game's rules: pure functions over immutable states."""
+
+    name: str
+    title: str
+    state_model: type[GameState]
+    options_model: type[BaseModel]
+
+    def player_range(self, options: BaseModel) -> tuple[int, int]: ...
+
+    def parse_action(self, data: dict[str, Any]) -> Action: ...
+
+    def new_game(
+        self, seats: Sequence[Seat], options: BaseModel, seed: int
+    ) -> tuple[GameState, list[Event]]: ...
+
+    def apply(self, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
+        """Return the new state and events, or raise RuleError; never mutate `state`."""
+        ...
+
+    def pending(self, state: GameState) -> list[Decision]: ...
+
+    def view(self, state: GameState, viewer: int | None) -> dict[str, Any]:
+        """The state as `viewer` may see it (None: a spectator)."""
+        ...
+
+    def winners(self, state: GameState) -> list[int] | None:
+        """None while the game goes on; else the winning seats (empty when nobody won)."""
+        ...
+
+    def policy(self, name: str) -> Policy: ...
+
+    def timeout_action(self, state: GameState, player: int) -> Action:
+        """The least harmful legal action for an absent player (the `skip` timeout mode)."""
+        ...
+
+
+class Policy(Protocol):
+    """An AI seat: picks one legal action for `player` in `state`."""
+
+    def choose(self, state: Any, player: int, rng: random.Random) -> Action: ...

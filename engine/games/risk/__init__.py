@@ -1,0 +1,95 @@
+"""Classic Risk: the ruleset object the service, CLI and bot use."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from engine.core.models import Action, Decision, Event, GameState, Seat
+from engine.core.ruleset import Policy
+from engine.games.risk import rules, setup, timeouts
+from engine.games.risk.actions import ACTION_ADAPTER
+from engine.games.risk.ai import POLICIES
+from engine.games.risk.mapdata import RiskMap, classic
+from engine.games.risk.state import NEUTRAL, Phase, RiskOptions, RiskState
+from engine.games.risk.view import view
+
+
+class RiskRuleset:
+    name = "risk"
+    title = "Risk"
+    state_model = RiskState
+    options_model = RiskOptions
+
+    def __init__(self, board: RiskMap | None = None) -> None:
+        self.board = board or classic()
+
+    def player_range(self, options: BaseModel) -> tuple[int, int]:
+        assert isinstance(options, RiskOptions)
+        return setup.PLAYER_RANGE[options.mode]
+
+    def parse_action(self, data: dict[str, Any]) -> Action:
+        return ACTION_ADAPTER.validate_python(data)
+
+    def new_game(self, seats: Sequence[Seat], options: BaseModel, seed: int) -> tuple[GameState, list[Event]]:
+        assert isinstance(options, RiskOptions)
+        return setup.new_game(self.board, seats, options, seed)
+
+    def apply(self, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
+        assert isinstance(state, RiskState)
+        return rules.apply(state, action, self.board)
+
+    def pending(self, state: GameState) -> list[Decision]:
+        assert isinstance(state, RiskState)
+        return pending(state)
+
+    def view(self, state: GameState, viewer: int | None) -> dict[str, Any]:
+        assert isinstance(state, RiskState)
+        return view(state, viewer)
+
+    def winners(self, state: GameState) -> list[int] | None:
+        assert isinstance(state, RiskState)
+        return [state.winner] if state.phase is Phase.GAME_OVER and state.winner is not None else None
+
+    def policy(self, name: str) -> Policy:
+        return POLICIES[name](self.board)
+
+    def timeout_action(self, state: GameState, player: int) -> Action:
+        return self.timeout_actions(state, player)[0]
+
+    def timeout_actions(self, state: GameState, player: int) -> list[Action]:
+        assert isinstance(state, RiskState)
+        return timeouts.timeout_actions(self.board, state, player)
+
+
+def pending(s: RiskState) -> list[Decision]:
+    """Who must decide what next (RISK-DIG-9 … DIG-13)."""
+    i = s.interrupt
+    if s.phase is Phase.GAME_OVER:
+        return []
+    if i is not None:
+        detail: dict[str, Any] = {"source": i.source, "target": i.target, "min": i.min, "max": i.max,
+                                  "dice": i.dice, "pool": s.pool}
+        who = i.defender if i.kind == "defend" else s.current
+        return [Decision(player=who or s.current, kind=i.kind, detail=detail)]
+    if s.phase is Phase.SETUP_PLACE and s.options.setup_placement == "simultaneous":
+        return [Decision(player=p, kind="deploy", detail={"armies": s.setup_left[p]})
+                for p in s.active_ids() if s.setup_left.get(p, 0) > 0 and p not in s.plans]
+    if s.phase is Phase.SETUP_CLAIM:
+        return [Decision(player=s.current, kind="claim", detail={"unclaimed": 42 - len(s.owner)})]
+    if s.phase is Phase.SETUP_PLACE:
+        return [Decision(player=s.current, kind="setup_place", detail={"armies": s.setup_left[s.current]})]
+    if s.phase is Phase.SETUP_PLACE_2P:
+        return [Decision(player=s.current, kind="setup_place_2p",
+                         detail={"own": min(2 - s.setup_own_placed, s.setup_left[s.current]),
+                                 "neutral": int(not s.setup_neutral_placed and s.setup_left.get(NEUTRAL, 0) > 0)})]
+    if s.phase is Phase.REINFORCE:
+        kind = "trade" if len(s.hands[s.current]) >= 5 else "reinforce"
+        return [Decision(player=s.current, kind=kind, detail={"pool": s.pool, "hand": len(s.hands[s.current])})]
+    return [Decision(player=s.current, kind=s.phase.value)]
+
+
+RULESET = RiskRuleset()
+__all__ = ["RULESET", "RiskOptions", "RiskRuleset", "RiskState"]

@@ -1,0 +1,218 @@
+"""AI seats for Risk: a random-legal policy and a sensible baseline."""
+
+from __future__ import annotations
+
+import random
+
+from engine.games.risk import actions as A
+from engine.games.risk.mapdata import RiskMap, classic
+from engine.games.risk.rules import connected, valid_sets
+from engine.games.risk.state import NEUTRAL, Phase, RiskState
+from engine.games.risk.timeouts import timeout_actions
+
+
+def attack_options(board: RiskMap, s: RiskState, pid: int) -> list[tuple[str, str]]:
+    return [
+        (t, n) for t in board.ids if s.owner.get(t) == pid and s.armies[t] >= 2
+        for n in board.neighbours[t] if s.owner.get(n) != pid
+    ]
+
+
+def fortify_options(board: RiskMap, s: RiskState, pid: int) -> list[tuple[str, str]]:
+    sources = [t for t in board.ids if s.owner.get(t) == pid and s.armies[t] >= 2]
+    if s.options.fortify_mode == "adjacent":
+        return [(t, n) for t in sources for n in board.neighbours[t] if s.owner.get(n) == pid]
+    own = [t for t in board.ids if s.owner.get(t) == pid]
+    return [(t, n) for t in sources for n in own if n != t and connected(s, board, pid, t, n)]
+
+
+class RandomPolicy:
+    """Picks at random among legal moves, weighted towards progress (trades, favourable attacks) so games end."""
+
+    def __init__(self, board: RiskMap | None = None) -> None:
+        self.b = board or classic()
+
+    def choose(self, s: RiskState, pid: int, rng: random.Random) -> A.Action:
+        b = self.b
+        i = s.interrupt
+        own = [t for t in b.ids if s.owner.get(t) == pid]
+        if i is not None:
+            if i.kind == "defend":
+                return A.Defend(player=pid, dice=rng.randint(1, min(2, s.armies[i.target or ""])))
+            if i.kind == "occupy":
+                return A.Move(player=pid, count=i.max if rng.random() < 0.8 else rng.randint(i.min, i.max))
+            if i.kind == "elim_trade":
+                return A.Trade(player=pid, cards=list(rng.choice(valid_sets(b, s.hands[pid]))))
+            return A.Place(player=pid, territory=rng.choice(own), count=rng.randint(1, s.pool))
+        if s.phase is Phase.SETUP_CLAIM:
+            return A.Claim(player=pid, territory=rng.choice([t for t in b.ids if t not in s.owner]))
+        if s.phase is Phase.SETUP_PLACE:
+            if s.options.setup_placement == "one_at_a_time":
+                return A.Place(player=pid, territory=rng.choice(own))
+            plan: dict[str, int] = {}
+            for _ in range(s.setup_left[pid]):
+                t = rng.choice(own)
+                plan[t] = plan.get(t, 0) + 1
+            return A.Deploy(player=pid, placements=plan)
+        if s.phase is Phase.SETUP_PLACE_2P:
+            own_left = min(2 - s.setup_own_placed, s.setup_left[pid])
+            if own_left and (s.setup_neutral_placed or not s.setup_left.get(NEUTRAL) or rng.random() < 0.5):
+                return A.Place(player=pid, territory=rng.choice(own), count=rng.randint(1, own_left))
+            neutral = [t for t in b.ids if s.owner[t] == NEUTRAL]
+            return A.PlaceNeutral(player=pid, territory=rng.choice(neutral))
+        if s.phase is Phase.REINFORCE:
+            sets = valid_sets(b, s.hands[pid])
+            if sets:
+                return A.Trade(player=pid, cards=list(rng.choice(sets)))
+            if s.pool:
+                border = [t for t in own if any(s.owner.get(n) != pid for n in b.neighbours[t])]
+                return A.Place(player=pid, territory=rng.choice(border or own), count=s.pool)
+        if s.phase in (Phase.REINFORCE, Phase.ATTACK):
+            options = attack_options(b, s, pid)
+            favoured = [(src, tgt) for src, tgt in options if s.armies[src] > s.armies[tgt]]
+            if favoured or (options and rng.random() < 0.1):
+                source, target = rng.choice(favoured or options)
+                return A.Attack(player=pid, source=source, target=target,
+                                dice=rng.randint(1, min(3, s.armies[source] - 1)) if rng.random() < 0.2 else None,
+                                until="conquer" if rng.random() < 0.9 else "once")
+        if rng.random() < 0.3:
+            moves = fortify_options(b, s, pid)
+            if moves:
+                source, target = rng.choice(moves)
+                return A.Fortify(player=pid, source=source, target=target,
+                                 count=rng.randint(1, s.armies[source] - 1))
+        if s.phase is Phase.ATTACK and rng.random() < 0.5:
+            return A.EndAttack(player=pid)
+        return A.EndTurn(player=pid)
+
+
+class BaselinePolicy:
+    """Reinforces threatened borders, attacks with good odds, trades, fortifies to the front, follows its mission."""
+
+    def __init__(self, board: RiskMap | None = None) -> None:
+        self.b = board or classic()
+
+    # -- evaluation helpers
+
+    def enemy_pressure(self, s: RiskState, pid: int, t: str) -> int:
+        return sum(s.armies[n] for n in self.b.neighbours[t] if s.owner.get(n) not in (pid, None))
+
+    def is_border(self, s: RiskState, pid: int, t: str) -> bool:
+        return any(s.owner.get(n) != pid for n in self.b.neighbours[t])
+
+    def goal_continents(self, s: RiskState, pid: int) -> list[str]:
+        """Continents the mission asks for, else the ones we hold most of (relative to size)."""
+        m = self.b.mission.get(s.missions.get(pid, ""))
+        if m is not None and m.continents:
+            return list(m.continents)
+        share = {
+            c: sum(s.owner.get(t) == pid for t in members) / len(members) for c, members in self.b.members.items()
+        }
+        return sorted(share, key=lambda c: (-share[c], len(self.b.members[c])))[:2]
+
+    def destroy_target(self, s: RiskState, pid: int) -> int | None:
+        m = self.b.mission.get(s.missions.get(pid, ""))
+        if m is None or m.destroy is None:
+            return None
+        p = next((p for p in s.players if p.colour == m.destroy and p.status == "active"), None)
+        return p.id if p else None
+
+    def target_score(self, s: RiskState, pid: int, source: str, target: str) -> float:
+        b = self.b
+        score = (s.armies[source] - 1) / (s.armies[target] + 1)
+        if b.territory[target].continent in self.goal_continents(s, pid):
+            score += 0.6
+        if s.owner[target] == self.destroy_target(s, pid):
+            score += 0.8
+        owner = s.owner[target]
+        if owner not in (NEUTRAL,) and sum(1 for o in s.owner.values() if o == owner) <= 2:
+            score += 0.5  # finish a weak player for their cards
+        return score
+
+    def best_place(self, s: RiskState, pid: int) -> str:
+        b = self.b
+        own = [t for t in b.ids if s.owner.get(t) == pid]
+        border = [t for t in own if self.is_border(s, pid, t)] or own
+        goals = self.goal_continents(s, pid)
+
+        def value(t: str) -> tuple[float, int]:
+            threat = self.enemy_pressure(s, pid, t) - s.armies[t]
+            bonus = 3 if b.territory[t].continent in goals else 0
+            return (threat + bonus, -b.ids.index(t))
+
+        return max(border, key=value)
+
+    # -- the decision
+
+    def choose(self, s: RiskState, pid: int, rng: random.Random) -> A.Action:
+        b = self.b
+        i = s.interrupt
+        if i is not None:
+            if i.kind == "defend":
+                return A.Defend(player=pid, dice=min(2, s.armies[i.target or ""]))
+            if i.kind == "occupy":
+                source_exposed = any(
+                    s.owner.get(n) not in (pid,) and n != i.target for n in b.neighbours[i.source or ""]
+                )
+                return A.Move(player=pid, count=max(i.min, i.max // 2) if source_exposed else i.max)
+            if i.kind == "elim_trade":
+                return A.Trade(player=pid, cards=list(self.best_set(s, pid)))
+            return A.Place(player=pid, territory=self.best_place(s, pid), count=s.pool)
+        if s.phase is Phase.SETUP_CLAIM:
+            free = [t for t in b.ids if t not in s.owner]
+
+            def claim_value(t: str) -> tuple[float, float]:
+                c = b.territory[t].continent
+                mine = sum(s.owner.get(x) == pid for x in b.members[c])
+                theirs = sum(s.owner.get(x) not in (pid, None) for x in b.members[c])
+                return (mine - theirs - len(b.members[c]) / 4, rng.random())
+
+            return A.Claim(player=pid, territory=max(free, key=claim_value))
+        if s.phase is Phase.SETUP_PLACE and s.options.setup_placement != "one_at_a_time":
+            return A.Deploy(player=pid, placements={self.best_place(s, pid): s.setup_left[pid]})
+        if s.phase is Phase.SETUP_PLACE:
+            return A.Place(player=pid, territory=self.best_place(s, pid))
+        if s.phase is Phase.SETUP_PLACE_2P:
+            return timeout_actions(b, s, pid)[0]
+        if s.phase is Phase.REINFORCE:
+            if valid_sets(b, s.hands[pid]):
+                return A.Trade(player=pid, cards=list(self.best_set(s, pid)))
+            if s.pool:
+                return A.Place(player=pid, territory=self.best_place(s, pid), count=s.pool)
+        if s.phase in (Phase.REINFORCE, Phase.ATTACK):
+            options = [(src, tgt) for src, tgt in attack_options(b, s, pid) if s.armies[src] >= 3]
+            scored = [(self.target_score(s, pid, src, tgt), src, tgt) for src, tgt in options]
+            scored = [x for x in scored if x[0] >= 1.3]
+            if scored:
+                _, src, tgt = max(scored)
+                return A.Attack(player=pid, source=src, target=tgt, until="conquer",
+                                keep=max(1, s.armies[tgt] // 2))
+        move = self.fortify_move(s, pid)
+        if move is not None:
+            return move
+        return A.EndTurn(player=pid)
+
+    def best_set(self, s: RiskState, pid: int) -> tuple[str, str, str]:
+        def key(cards: tuple[str, str, str]) -> tuple[int, int]:
+            owned = sum(s.owner.get(c) == pid for c in cards)
+            wilds = sum(c in self.b.wild_cards for c in cards)
+            return (min(owned, 1), -wilds)
+
+        return max(valid_sets(self.b, s.hands[pid]), key=key)
+
+    def fortify_move(self, s: RiskState, pid: int) -> A.Fortify | None:
+        best: tuple[int, str, str] | None = None
+        for src, tgt in fortify_options(self.b, s, pid):
+            if self.is_border(s, pid, src) or not self.is_border(s, pid, tgt):
+                continue
+            gain = s.armies[src] - 1
+            if best is None or (gain, self.enemy_pressure(s, pid, tgt)) > (
+                best[0], self.enemy_pressure(s, pid, best[2])
+            ):
+                best = (gain, src, tgt)
+        if best is None:
+            return None
+        return A.Fortify(player=pid, source=best[1], target=best[2], count=best[0])
+
+
+POLICIES = {"random": RandomPolicy, "baseline": BaselinePolicy}

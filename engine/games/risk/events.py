@@ -1,0 +1,147 @@
+"""Risk events: what happened, for narration, the renderer's highlights and /history."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from engine.core.models import Event
+
+
+class FirstPlayerRolled(Event):
+    type: Literal["first_player_rolled"] = "first_player_rolled"
+    rounds: list[dict[int, int]]
+    first_player: int
+
+
+class TerritoriesDealt(Event):
+    type: Literal["territories_dealt"] = "territories_dealt"
+    counts: dict[int, int]
+
+
+class MissionDealt(Event):
+    type: Literal["mission_dealt"] = "mission_dealt"
+    mission: str
+    replaced: str | None = None
+
+
+class MissionChanged(Event):
+    type: Literal["mission_changed"] = "mission_changed"
+    mission: str
+    previous: str
+    reason: Literal["target_eliminated_by_other", "target_left"]
+
+
+class Claimed(Event):
+    type: Literal["claimed"] = "claimed"
+    player: int
+    territory: str
+
+
+class Placed(Event):
+    type: Literal["placed"] = "placed"
+    player: int
+    territory: str
+    count: int
+
+
+class PlanSubmitted(Event):
+    type: Literal["plan_submitted"] = "plan_submitted"
+    player: int
+
+
+class PlansRevealed(Event):
+    type: Literal["plans_revealed"] = "plans_revealed"
+    plans: dict[int, dict[str, int]]
+
+
+class SetupFinished(Event):
+    type: Literal["setup_finished"] = "setup_finished"
+
+
+class TurnStarted(Event):
+    type: Literal["turn_started"] = "turn_started"
+    player: int
+    turn: int
+    base: int
+    continents: list[str]
+    total: int
+
+
+class CardsTraded(Event):
+    type: Literal["cards_traded"] = "cards_traded"
+    player: int
+    cards: list[str]
+    value: int
+    sets_traded: int
+    bonus_territory: str | None = None
+
+
+class AttackDeclared(Event):
+    type: Literal["attack_declared"] = "attack_declared"
+    player: int
+    source: str
+    target: str
+    dice: int
+    defender: int
+
+
+class Battle(Event):
+    type: Literal["battle"] = "battle"
+    player: int
+    source: str
+    target: str
+    defender: int
+    attack_dice: list[int]
+    defence_dice: list[int]
+    attacker_losses: int
+    defender_losses: int
+
+
+class Conquered(Event):
+    type: Literal["conquered"] = "conquered"
+    player: int
+    source: str
+    target: str
+    previous_owner: int
+
+
+class Moved(Event):
+    type: Literal["moved"] = "moved"
+    player: int
+    source: str
+    target: str
+    count: int
+    kind: Literal["occupy", "fortify"]
+
+
+class Eliminated(Event):
+    type: Literal["eliminated"] = "eliminated"
+    player: int
+    by: int
+    cards_taken: int
+
+
+class CardDrawn(Event):
+    type: Literal["card_drawn"] = "card_drawn"
+    player: int
+    hand_size: int
+
+
+class DeckReshuffled(Event):
+    type: Literal["deck_reshuffled"] = "deck_reshuffled"
+    cards: int
+
+
+class PlayerLeft(Event):
+    type: Literal["player_left"] = "player_left"
+    player: int
+    removed_by: int | None = None
+
+
+class GameWon(Event):
+    type: Literal["game_won"] = "game_won"
+    player: int
+    reason: Literal["last_standing", "mission"]
+    missions: dict[int, str] = Field(default_factory=dict)

@@ -1,0 +1,762 @@
+"""Risk rules: `apply(state, action)` validates in the spec's check order (§5.1) and resolves."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from engine.core.errors import RuleError
+from engine.core.i18n import plural
+from engine.core.models import Event
+from engine.core.rng import Rng
+from engine.games.risk import actions as A
+from engine.games.risk import events as E
+from engine.games.risk.mapdata import RiskMap, classic
+from engine.games.risk.names import resolve
+from engine.games.risk.state import NEUTRAL, Interrupt, Phase, RiskState
+
+LEGAL: dict[Phase, tuple[str, ...]] = {
+    Phase.SETUP_CLAIM: ("claim", "place"),
+    Phase.SETUP_PLACE: ("place", "deploy"),
+    Phase.SETUP_PLACE_2P: ("place", "place_neutral"),
+    Phase.REINFORCE: ("trade", "place", "attack", "end_attack", "fortify", "end_turn"),
+    Phase.ATTACK: ("attack", "end_attack", "fortify", "end_turn"),
+    Phase.FORTIFY: ("fortify", "end_turn"),
+}
+LEAVING = ("attack", "end_attack", "fortify", "end_turn")
+
+
+def clone(s: RiskState) -> RiskState:
+    """A copy whose containers may be mutated without touching `s` (cheaper than a deep copy)."""
+    n = object.__new__(RiskState)
+    d = dict(s.__dict__)
+    d.update(
+        owner=dict(s.owner), armies=dict(s.armies), setup_left=dict(s.setup_left),
+        plans={k: dict(v) for k, v in s.plans.items()}, hands={k: list(v) for k, v in s.hands.items()},
+        deck=list(s.deck), discard=list(s.discard), missions=dict(s.missions),
+        standing_defence=dict(s.standing_defence), players=list(s.players),
+    )
+    object.__setattr__(n, "__dict__", d)
+    object.__setattr__(n, "__pydantic_fields_set__", set(s.__pydantic_fields_set__))
+    object.__setattr__(n, "__pydantic_extra__", None)
+    object.__setattr__(n, "__pydantic_private__", None)
+    return n
+
+
+# ---------------------------------------------------------------- pure helpers
+
+
+def set_value(board: RiskMap, n: int) -> int:
+    """Armies for the n-th set traded in the game (RISK-CARD-10, RISK-CARD-11)."""
+    return board.trade_value(n)
+
+
+def is_valid_set(board: RiskMap, cards: Sequence[str]) -> bool:
+    """Three of a symbol, one of each, or any two plus a wild (RISK-CARD-6, RISK-CARD-7)."""
+    if len(cards) != 3 or len(set(cards)) != 3:
+        return False
+    symbols = [board.card_symbol(c) for c in cards]
+    if "wild" in symbols:
+        return True
+    return len(set(symbols)) in (1, 3)
+
+
+def valid_sets(board: RiskMap, hand: Sequence[str]) -> list[tuple[str, str, str]]:
+    n = len(hand)
+    return [
+        (hand[i], hand[j], hand[k])
+        for i in range(n) for j in range(i + 1, n) for k in range(j + 1, n)
+        if is_valid_set(board, (hand[i], hand[j], hand[k]))
+    ]
+
+
+def battle(attack: Sequence[int], defence: Sequence[int]) -> tuple[int, int]:
+    """(attacker losses, defender losses); ties go to the defender (RISK-ATK-13 … 16)."""
+    att_loss = def_loss = 0
+    for a, d in zip(sorted(attack, reverse=True), sorted(defence, reverse=True), strict=False):
+        if a > d:
+            def_loss += 1
+        else:
+            att_loss += 1
+    return att_loss, def_loss
+
+
+def reinforcements(board: RiskMap, s: RiskState, pid: int) -> tuple[int, list[str]]:
+    """(base, continents held) at turn start (RISK-REI-1 … REI-3)."""
+    owned = {t for t, o in s.owner.items() if o == pid}
+    base = max(3, len(owned) // 3)
+    held = [c.id for c in board.continents if all(t in owned for t in board.members[c.id])]
+    return base, held
+
+
+def forced_elim_trades(n_cards: int) -> int:
+    """Elimination trades owed after taking cards (RISK-ELIM-4, RISK-ELIM-6)."""
+    return 0 if n_cards < 6 else -(-(n_cards - 4) // 3)
+
+
+def connected(s: RiskState, board: RiskMap, pid: int, source: str, target: str) -> bool:
+    """A path from source to target through pid's own territories only (RISK-FORT-3)."""
+    seen = {source}
+    frontier = [source]
+    while frontier:
+        t = frontier.pop()
+        for n in board.neighbours[t]:
+            if n == target:
+                return True
+            if n not in seen and s.owner.get(n) == pid:
+                seen.add(n)
+                frontier.append(n)
+    return False
+
+
+def mission_complete(board: RiskMap, s: RiskState, pid: int) -> bool:
+    mission = board.mission.get(s.missions.get(pid, ""))
+    if mission is None:
+        return False
+    if mission.destroy is not None:
+        target = next((p for p in s.players if p.colour == mission.destroy), None)
+        return target is not None and target.status == "eliminated"
+    owned = [t for t, o in s.owner.items() if o == pid]
+    if mission.territories:
+        return sum(1 for t in owned if s.armies[t] >= mission.min_armies) >= mission.territories
+    owned_set = set(owned)
+    held = {c for c, members in board.members.items() if all(t in owned_set for t in members)}
+    required = set(mission.continents)
+    return required <= held and len(held - required) >= mission.extra_continents
+
+
+# ---------------------------------------------------------------- the apply function
+
+
+class _Apply:
+    """One application of one action to a private copy of the state."""
+
+    def __init__(self, state: RiskState, board: RiskMap) -> None:
+        self.s = clone(state)
+        self.b = board
+        self.rng = Rng(state.rng)
+        self.events: list[Event] = []
+
+    # -- small utilities
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+
+    def tname(self, t: str) -> str:
+        return self.b.territory[t].name
+
+    def set_player(self, pid: int, **changes: object) -> None:
+        self.s.players = [p.model_copy(update=changes) if p.id == pid else p for p in self.s.players]
+
+    def territory(self, text: str) -> str:
+        return text if text in self.b.territory else resolve(text, self.b)
+
+    def count(self, value: int, field: str) -> int:
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise RuleError("E_BAD_NUMBER", field=field)
+        return value
+
+    def next_seat(self, pid: int, eligible: Iterable[int]) -> int:
+        """The next seat after pid, cyclically, among `eligible` (RISK-TURN-1)."""
+        ok = set(eligible)
+        ids = [p.id for p in self.s.players]
+        i = ids.index(pid)
+        for step in range(1, len(ids) + 1):
+            cand = ids[(i + step) % len(ids)]
+            if cand in ok:
+                return cand
+        return pid
+
+    def owned_error(self, t: str) -> RuleError:
+        return RuleError("E_NOT_OWNED", territory=self.tname(t), owner=self.s.name(self.s.owner.get(t)))
+
+    # -- gates (§5.1)
+
+    def run(self, a: A.Action) -> None:
+        s = self.s
+        if s.phase is Phase.GAME_OVER:
+            raise RuleError("E_GAME_OVER", winner=s.name(s.winner))
+        if isinstance(a, A.Remove):  # the bot has checked that the actor is the host or a moderator
+            target = s.player(a.target)
+            if target is None or target.status != "active":
+                raise RuleError("E_NOT_PLAYER_TARGET", player=s.name(a.target))
+            self.leave(a.target, a.player)
+            s.seq += 1
+            s.rng = self.rng.export()
+            return
+        me = s.player(a.player)
+        if me is None:
+            raise RuleError("E_NOT_PLAYER")
+        if me.status != "active":
+            raise RuleError("E_ELIMINATED")
+        kind = a.type
+        if isinstance(a, A.Resign):
+            self.leave(a.player, None)
+        elif isinstance(a, A.Defend):
+            self.defend(a)
+        elif isinstance(a, A.Deploy) and s.options.setup_placement == "simultaneous":
+            self.gate_phase(kind)
+            self.deploy_plan(a)
+        else:
+            if a.player != s.current:
+                raise RuleError("E_NOT_YOUR_TURN", player=s.name(s.current), phase=s.phase.value)
+            self.gate_interrupt(kind)
+            self.gate_phase(kind)
+            self.gate_reinforce(kind)
+            getattr(self, "do_" + kind)(a)
+        s.seq += 1
+        s.rng = self.rng.export()
+
+    def gate_interrupt(self, kind: str) -> None:
+        i = self.s.interrupt
+        if i is None:
+            return
+        if i.kind == "defend":
+            raise RuleError("E_WAITING_DEFENDER", defender=self.s.name(i.defender), to=self.tname(i.target or ""))
+        if i.kind == "occupy" and kind != "move":
+            raise RuleError("E_PENDING_MOVE", to=self.tname(i.target or ""), min=i.min, max=i.max)
+        if i.kind == "elim_trade" and kind != "trade":
+            raise RuleError("E_MUST_TRADE_NOW", n=len(self.s.hands[self.s.current]), player=self.s.name(i.eliminated))
+        if i.kind == "elim_place":
+            if kind == "trade":
+                raise RuleError("E_TRADE_MUST_STOP", n=len(self.s.hands[self.s.current]))
+            if kind != "place":
+                raise RuleError("E_ARMIES_UNPLACED", n=self.s.pool, armies=plural(self.s.pool, "army", "armies"))
+
+    def gate_phase(self, kind: str) -> None:
+        s = self.s
+        if s.interrupt is not None:
+            return  # the interrupt allowed exactly this command
+        allowed = LEGAL[s.phase]
+        if s.phase is Phase.SETUP_PLACE:
+            allowed = {"one_at_a_time": ("place",), "bulk_sequential": ("place", "deploy"),
+                       "simultaneous": ("deploy",)}[s.options.setup_placement]
+        if kind in allowed:
+            return
+        if kind == "trade":
+            raise RuleError("E_TRADE_NOT_NOW")
+        if kind in ("move", "defend"):
+            raise RuleError("E_NOTHING_PENDING")
+        raise RuleError("E_WRONG_PHASE", action=kind.replace("_", " "), phase=s.phase.value,
+                        allowed=", ".join(allowed))
+
+    def gate_reinforce(self, kind: str) -> None:
+        s = self.s
+        if s.phase is not Phase.REINFORCE:
+            return
+        hand = len(s.hands[s.current])
+        if hand >= 5 and kind in ("place", *LEAVING):
+            raise RuleError("E_MUST_TRADE", n=hand)
+        if s.pool > 0 and kind in LEAVING:
+            raise RuleError("E_ARMIES_UNPLACED", n=s.pool, armies=plural(s.pool, "army", "armies"))
+
+    # -- setup
+
+    def do_claim(self, a: A.Claim | A.Place) -> None:
+        s = self.s
+        if s.phase is not Phase.SETUP_CLAIM:
+            return self.do_place(a)  # type: ignore[arg-type]
+        t = self.territory(a.territory)
+        count = self.count(getattr(a, "count", 1), "count")
+        owner = s.owner.get(t)
+        if owner is not None and owner != a.player:
+            raise RuleError("E_TERRITORY_TAKEN", territory=self.tname(t), owner=s.name(owner))
+        if owner == a.player:
+            raise RuleError("E_MUST_CLAIM_EMPTY", n=len(self.b.ids) - len(s.owner))
+        if count != 1:
+            raise RuleError("E_TOO_MANY_TO_PLACE", n=1, armies="army")
+        s.owner[t] = a.player
+        s.armies[t] = 1
+        s.setup_left[a.player] -= 1
+        self.emit(E.Claimed(player=a.player, territory=t))
+        if len(s.owner) == len(self.b.ids):
+            s.phase = Phase.SETUP_PLACE
+            self.advance_setup(a.player)  # RISK-SET-18: the seat after the 42nd claimer
+        else:
+            s.current = self.next_seat(a.player, s.active_ids())
+
+    def do_place(self, a: A.Place) -> None:
+        s = self.s
+        if s.phase is Phase.SETUP_CLAIM:
+            return self.do_claim(a)
+        t = self.territory(a.territory)
+        count = self.count(a.count, "count")
+        if s.owner.get(t) != a.player:
+            raise self.owned_error(t)
+        if s.phase is Phase.SETUP_PLACE:
+            left = s.setup_left[a.player]
+            allowance = 1 if s.options.setup_placement == "one_at_a_time" else left
+        elif s.phase is Phase.SETUP_PLACE_2P:
+            allowance = min(2 - s.setup_own_placed, s.setup_left[a.player])
+        else:
+            allowance = s.pool
+        if count > allowance:
+            raise RuleError("E_TOO_MANY_TO_PLACE", n=allowance, armies=plural(allowance, "army", "armies"))
+        s.armies[t] += count
+        self.emit(E.Placed(player=a.player, territory=t, count=count))
+        if s.phase is Phase.SETUP_PLACE:
+            s.setup_left[a.player] -= count
+            if s.setup_left[a.player] == 0 or s.options.setup_placement == "one_at_a_time":
+                self.advance_setup(a.player)
+        elif s.phase is Phase.SETUP_PLACE_2P:
+            s.setup_left[a.player] -= count
+            s.setup_own_placed += count
+            self.maybe_end_2p_setup_turn()
+        else:
+            s.pool -= count
+            if s.interrupt is not None and s.interrupt.kind == "elim_place" and s.pool == 0:
+                s.interrupt = None  # RISK-ELIM-9: back to ATTACK
+            self.check_victory()
+
+    def do_deploy(self, a: A.Deploy) -> None:
+        """Bulk-sequential setup: all remaining armies in one command (RISK-SET-26)."""
+        placements = self.validated_plan(a)
+        for t, n in placements.items():
+            self.s.armies[t] += n
+            self.emit(E.Placed(player=a.player, territory=t, count=n))
+        self.s.setup_left[a.player] -= sum(placements.values())
+        if self.s.setup_left[a.player] == 0:
+            self.advance_setup(a.player)
+
+    def validated_plan(self, a: A.Deploy) -> dict[str, int]:
+        s = self.s
+        placements: dict[str, int] = {}
+        for text, n in a.placements.items():
+            t = self.territory(text)
+            placements[t] = placements.get(t, 0) + self.count(n, "count")
+        for t in placements:
+            if s.owner.get(t) != a.player:
+                raise self.owned_error(t)
+        left = s.setup_left[a.player]
+        if not placements or sum(placements.values()) > left:
+            raise RuleError("E_TOO_MANY_TO_PLACE", n=left, armies=plural(left, "army", "armies"))
+        return placements
+
+    def deploy_plan(self, a: A.Deploy) -> None:
+        """Simultaneous setup: a secret plan, revealed when all are in (RISK-SET-27)."""
+        s = self.s
+        if s.setup_left.get(a.player, 0) == 0 or a.player in s.plans:
+            raise RuleError("E_PLAN_DONE")
+        s.plans[a.player] = self.validated_plan(a)
+        self.emit(E.PlanSubmitted(player=a.player))
+        waiting = [p for p in s.active_ids() if s.setup_left.get(p, 0) > 0 and p not in s.plans]
+        if not waiting:
+            self.reveal_plans()
+
+    def reveal_plans(self) -> None:
+        s = self.s
+        revealed: dict[int, dict[str, int]] = {}
+        for pid in s.active_ids():
+            plan = dict(s.plans.get(pid, {}))
+            left = s.setup_left.get(pid, 0) - sum(plan.values())
+            for t in round_robin(self.b, s, pid, left):  # unplaced armies are auto-placed
+                plan[t] = plan.get(t, 0) + 1
+            for t, n in plan.items():
+                s.armies[t] += n
+            s.setup_left[pid] = 0
+            revealed[pid] = plan
+        s.plans = {}
+        self.emit(E.PlansRevealed(plans=revealed))
+        self.finish_setup()
+
+    def advance_setup(self, last: int) -> None:
+        """Pass the setup turn to the next seat with armies left (RISK-SET-20), or start play."""
+        s = self.s
+        waiting = [p for p in s.active_ids() if s.setup_left.get(p, 0) > 0]
+        if not waiting:
+            self.finish_setup()
+        else:
+            s.current = self.next_seat(last, waiting)
+
+    def do_place_neutral(self, a: A.PlaceNeutral) -> None:
+        s = self.s
+        t = self.territory(a.territory)
+        if s.setup_neutral_placed or s.setup_left.get(NEUTRAL, 0) == 0:
+            n = min(2 - s.setup_own_placed, s.setup_left[a.player])
+            raise RuleError("E_NEUTRAL_DONE", n=n, armies=plural(n, "army", "armies"))
+        if s.owner.get(t) != NEUTRAL:
+            raise RuleError("E_NOT_NEUTRAL", territory=self.tname(t), owner=s.name(s.owner.get(t)))
+        s.armies[t] += 1
+        s.setup_left[NEUTRAL] -= 1
+        s.setup_neutral_placed = True
+        self.emit(E.Placed(player=NEUTRAL, territory=t, count=1))
+        self.maybe_end_2p_setup_turn()
+
+    def maybe_end_2p_setup_turn(self) -> None:
+        """The 2P setup turn passes once 2 own and 1 Neutral army are placed (RISK-TWO-7)."""
+        s = self.s
+        own_done = s.setup_own_placed >= 2 or s.setup_left[s.current] == 0
+        neutral_done = s.setup_neutral_placed or s.setup_left.get(NEUTRAL, 0) == 0
+        if not (own_done and neutral_done):
+            return
+        s.setup_own_placed = 0
+        s.setup_neutral_placed = False
+        if all(v == 0 for v in s.setup_left.values()):
+            self.finish_setup()
+        else:
+            s.current = self.next_seat(s.current, s.active_ids())
+
+    def finish_setup(self) -> None:
+        """Build the 44-card deck and start turn 1 with the first player (RISK-SET-30 … 32)."""
+        s = self.s
+        s.deck = list(self.b.ids) + list(self.b.wild_cards)
+        self.rng.shuffle(s.deck)
+        s.discard = []
+        s.sets_traded = 0
+        self.emit(E.SetupFinished())
+        first = s.first_player
+        if s.player(first) is None or s.player(first).status != "active":  # type: ignore[union-attr]
+            first = self.next_seat(first, s.active_ids())
+        self.begin_turn(first)
+        self.check_victory()
+
+    # -- the turn
+
+    def begin_turn(self, pid: int) -> None:
+        s = self.s
+        s.current = pid
+        s.turn += 1
+        s.phase = Phase.REINFORCE
+        base, held = reinforcements(self.b, s, pid)
+        s.pool = base + sum(self.b.continent[c].bonus for c in held)
+        s.conquered_this_turn = False
+        s.card_bonus_taken = False
+        s.interrupt = None
+        self.emit(E.TurnStarted(player=pid, turn=s.turn, base=base, continents=held, total=s.pool))
+
+    def end_turn(self) -> None:
+        s = self.s
+        nxt = self.next_seat(s.current, s.active_ids())
+        s.pool = 0
+        self.begin_turn(nxt)
+
+    def leave_attack(self) -> None:
+        """Leaving REINFORCE/ATTACK draws one card if something was conquered (RISK-CARD-22)."""
+        s = self.s
+        if s.conquered_this_turn:
+            if not s.deck and s.discard:
+                s.deck = s.discard
+                s.discard = []
+                self.rng.shuffle(s.deck)
+                self.emit(E.DeckReshuffled(cards=len(s.deck)))
+            if s.deck:
+                s.hands[s.current].append(s.deck.pop(0))
+                self.emit(E.CardDrawn(player=s.current, hand_size=len(s.hands[s.current])))
+            s.conquered_this_turn = False
+        s.phase = Phase.FORTIFY
+
+    def do_end_attack(self, a: A.EndAttack) -> None:
+        self.leave_attack()
+
+    def do_end_turn(self, a: A.EndTurn) -> None:
+        self.leave_attack()
+        self.end_turn()
+
+    # -- cards
+
+    def do_trade(self, a: A.Trade) -> None:
+        s = self.s
+        hand = s.hands[a.player]
+        window = s.interrupt is not None and s.interrupt.kind == "elim_trade"
+        if window and len(hand) <= 4:
+            raise RuleError("E_TRADE_MUST_STOP", n=len(hand))
+        cards = [c.strip().lower() for c in a.cards]
+        if len(cards) != 3 or len(set(cards)) != 3:
+            raise RuleError("E_SET_SIZE")
+        for c in cards:
+            if c not in hand:
+                names = ", ".join(self.card_name(x) for x in hand) or "none"
+                raise RuleError("E_CARD_NOT_IN_HAND", card=self.card_name(c) if self.b.is_card(c) else c, hand=names)
+        if not is_valid_set(self.b, cards):
+            raise RuleError("E_INVALID_SET")
+        eligible = [c for c in cards if s.owner.get(c) == a.player]  # wilds and Neutral never qualify
+        bonus: str | None = None
+        if a.bonus is not None:
+            named = self.territory(a.bonus)
+            if named not in eligible:
+                raise RuleError("E_BONUS_CHOICE", territory=self.tname(named),
+                                matches=", ".join(self.tname(c) for c in eligible) or "—")
+            bonus = named
+        elif eligible:
+            bonus = eligible[0]
+        if s.card_bonus_taken:
+            bonus = None
+        s.sets_traded += 1
+        value = set_value(self.b, s.sets_traded)
+        for c in cards:
+            hand.remove(c)
+        s.discard.extend(cards)
+        s.pool += value
+        if bonus is not None:
+            s.armies[bonus] += 2
+            s.card_bonus_taken = True
+        self.emit(E.CardsTraded(player=a.player, cards=cards, value=value, sets_traded=s.sets_traded,
+                                bonus_territory=bonus))
+        if window and len(hand) <= 4:
+            s.interrupt = Interrupt(kind="elim_place", eliminated=s.interrupt.eliminated)  # type: ignore[union-attr]
+        self.check_victory()
+
+    def card_name(self, card: str) -> str:
+        if card in self.b.wild_cards:
+            return f"Wild ({card})"
+        return f"{self.tname(card)} ({self.b.symbols[card]})"
+
+    # -- attack
+
+    def do_attack(self, a: A.Attack) -> None:
+        s = self.s
+        source = self.territory(a.source)
+        target = self.territory(a.target)
+        if a.dice is not None and not 1 <= a.dice <= 3:
+            raise RuleError("E_DICE_RANGE")
+        if a.keep < 1:
+            raise RuleError("E_BAD_NUMBER", field="keep")
+        if s.owner.get(source) != a.player:
+            raise self.owned_error(source)
+        if s.owner.get(target) == a.player:
+            raise RuleError("E_ATTACK_OWN", territory=self.tname(target))
+        if target not in self.b.neighbours[source]:
+            raise RuleError("E_NOT_ADJACENT", **{"from": self.tname(source), "to": self.tname(target)})
+        armies = s.armies[source]
+        if armies < 2:
+            raise RuleError("E_TOO_FEW_ARMIES", **{"from": self.tname(source)})
+        most = min(3, armies - 1)
+        dice = most if a.dice is None else a.dice
+        if dice > most:
+            raise RuleError("E_TOO_MANY_DICE", n=armies, **{"from": self.tname(source)}, max=most,
+                            dice=plural(most, "die", "dice"))
+        s.phase = Phase.ATTACK
+        defender = s.owner[target]
+        chooser = self.defence_chooser(defender)
+        if a.until == "once" and chooser is not None:
+            s.interrupt = Interrupt(kind="defend", source=source, target=target, dice=dice, defender=chooser)
+            self.emit(E.AttackDeclared(player=a.player, source=source, target=target, dice=dice, defender=chooser))
+            return
+        while True:
+            used = min(dice, 3, s.armies[source] - 1)
+            defence = self.defence_dice(chooser, target, a.until == "conquer")
+            if self.fight(source, target, used, defence) or a.until == "once":
+                return
+            if s.armies[source] <= a.keep or s.armies[source] < 2:  # RISK-ATK-22, RISK-ATK-23
+                return
+
+    def defence_chooser(self, defender: int) -> int | None:
+        """Who picks the defence dice in `choose` mode (RISK-ATK-10, RISK-TWO-11), else None."""
+        s = self.s
+        if s.options.defender_dice != "choose":
+            return None
+        if defender == NEUTRAL:
+            if s.options.mode == "two_player":
+                others = [p for p in s.active_ids() if p != s.current]
+                return others[0] if others else None
+            return None
+        return defender
+
+    def defence_dice(self, chooser: int | None, target: str, standing: bool) -> int:
+        most = min(2, self.s.armies[target])
+        if chooser is not None and standing:
+            return min(most, self.s.standing_defence.get(chooser, most))
+        return most
+
+    def fight(self, source: str, target: str, att_n: int, def_n: int) -> bool:
+        """Roll one battle; True when it conquered the target."""
+        s = self.s
+        att = self.rng.dice(att_n)
+        dfn = self.rng.dice(def_n)
+        att_loss, def_loss = battle(att, dfn)
+        s.armies[source] -= att_loss
+        s.armies[target] -= def_loss
+        defender = s.owner[target]
+        self.emit(E.Battle(player=s.current, source=source, target=target, defender=defender,
+                           attack_dice=sorted(att, reverse=True), defence_dice=sorted(dfn, reverse=True),
+                           attacker_losses=att_loss, defender_losses=def_loss))
+        if s.armies[target] > 0:
+            if s.interrupt is not None:
+                s.interrupt = None
+            return False
+        s.owner[target] = s.current
+        s.conquered_this_turn = True
+        self.emit(E.Conquered(player=s.current, source=source, target=target, previous_owner=defender))
+        s.interrupt = Interrupt(kind="occupy", source=source, target=target, dice=att_n, min=att_n,
+                                max=s.armies[source] - 1, defender=defender)
+        if att_n == s.armies[source] - 1:  # RISK-CONQ-4: min = max moves by itself
+            self.occupy(att_n)
+        return True
+
+    def defend(self, a: A.Defend) -> None:
+        s = self.s
+        i = s.interrupt
+        if i is None or i.kind != "defend":
+            raise RuleError("E_NOTHING_PENDING")
+        assert i.target is not None and i.source is not None
+        if a.player != i.defender:
+            raise RuleError("E_NOT_DEFENDER", defender=s.name(i.defender), to=self.tname(i.target))
+        if not 1 <= a.dice <= 2:
+            raise RuleError("E_DICE_RANGE")
+        if a.dice > s.armies[i.target]:
+            raise RuleError("E_DEFENDER_DICE", to=self.tname(i.target))
+        if a.always:
+            s.standing_defence[a.player] = a.dice
+        self.fight(i.source, i.target, i.dice, a.dice)
+
+    def do_move(self, a: A.Move) -> None:
+        i = self.s.interrupt
+        assert i is not None and i.kind == "occupy"
+        n = self.count(a.count, "count")
+        if n < i.min:
+            raise RuleError("E_MOVE_MIN", min=i.min, to=self.tname(i.target or ""), dice=plural(i.min, "die", "dice"))
+        if n > i.max:
+            raise RuleError("E_MOVE_MAX", max=i.max, **{"from": self.tname(i.source or "")})
+        self.occupy(n)
+
+    def occupy(self, n: int) -> None:
+        """Move in, then elimination → victory → cards → forced trades (§7 ruling 15)."""
+        s = self.s
+        i = s.interrupt
+        assert i is not None and i.source is not None and i.target is not None and i.defender is not None
+        s.armies[i.source] -= n
+        s.armies[i.target] = n
+        s.interrupt = None
+        self.emit(E.Moved(player=s.current, source=i.source, target=i.target, count=n, kind="occupy"))
+        loser = i.defender
+        if loser == NEUTRAL or any(o == loser for o in s.owner.values()):
+            self.check_victory()
+            return
+        if s.player(loser).status != "active":  # type: ignore[union-attr]
+            self.check_victory()
+            return
+        taken = s.hands.get(loser, [])
+        self.set_player(loser, status="eliminated")
+        self.emit(E.Eliminated(player=loser, by=s.current, cards_taken=len(taken)))
+        if s.options.destroy_rule == "convert_24":
+            self.convert_destroy_missions(loser, exempt=s.current, reason="target_eliminated_by_other")
+        if self.check_victory():
+            return
+        s.hands[s.current].extend(taken)
+        s.hands[loser] = []
+        if len(s.hands[s.current]) >= 6:
+            s.interrupt = Interrupt(kind="elim_trade", eliminated=loser)
+
+    def convert_destroy_missions(self, target: int, exempt: int | None, reason: str) -> None:
+        s = self.s
+        colour = s.player(target).colour  # type: ignore[union-attr]
+        for pid, mid in list(s.missions.items()):
+            m = self.b.mission.get(mid)
+            if m and m.destroy == colour and pid != exempt and pid != target:
+                s.missions[pid] = "M05"
+                self.emit(E.MissionChanged(private_to=pid, mission="M05", previous=mid, reason=reason))  # type: ignore[arg-type]
+
+    # -- fortify
+
+    def do_fortify(self, a: A.Fortify) -> None:
+        s = self.s
+        source = self.territory(a.source)
+        target = self.territory(a.target)
+        n = self.count(a.count, "count")
+        if source == target:
+            raise RuleError("E_SAME_TERRITORY")
+        for t in (source, target):
+            if s.owner.get(t) != a.player:
+                raise self.owned_error(t)
+        if s.options.fortify_mode == "adjacent":
+            if target not in self.b.neighbours[source]:
+                raise RuleError("E_NOT_ADJACENT", **{"from": self.tname(source), "to": self.tname(target)})
+        elif not connected(s, self.b, a.player, source, target):
+            raise RuleError("E_NOT_CONNECTED", **{"from": self.tname(source), "to": self.tname(target)})
+        if n >= s.armies[source]:
+            raise RuleError("E_LEAVE_ONE", max=s.armies[source] - 1, **{"from": self.tname(source)})
+        if s.phase is not Phase.FORTIFY:
+            self.leave_attack()
+        s.armies[source] -= n
+        s.armies[target] += n
+        self.emit(E.Moved(player=a.player, source=source, target=target, count=n, kind="fortify"))
+        if not self.check_victory():
+            self.end_turn()
+
+    # -- leaving the game
+
+    def leave(self, pid: int, removed_by: int | None) -> None:
+        """Resignation or removal: territories turn Neutral, cards to the discard (RISK-ELIM-10 … 14)."""
+        s = self.s
+        was_current = s.current == pid
+        self.set_player(pid, status="resigned")
+        for t, o in s.owner.items():
+            if o == pid:
+                s.owner[t] = NEUTRAL
+        s.discard.extend(s.hands.get(pid, []))
+        self.rng.shuffle(s.discard)
+        s.hands[pid] = []
+        s.missions.pop(pid, None)
+        s.setup_left.pop(pid, None)
+        s.plans.pop(pid, None)
+        s.standing_defence.pop(pid, None)
+        self.emit(E.PlayerLeft(player=pid, removed_by=removed_by))
+        self.convert_destroy_missions(pid, exempt=None, reason="target_left")
+        if self.check_victory():
+            return
+        i = s.interrupt
+        if i is not None and i.kind == "defend" and i.defender == pid and not was_current:
+            assert i.source is not None and i.target is not None
+            self.fight(i.source, i.target, i.dice, min(2, s.armies[i.target]))
+        if s.phase in (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.SETUP_PLACE_2P):
+            self.setup_after_leave(pid, was_current)
+        elif was_current:
+            s.interrupt = None
+            s.conquered_this_turn = False  # RISK-ELIM-14: no card draw
+            self.end_turn()
+
+    def setup_after_leave(self, pid: int, was_current: bool) -> None:
+        s = self.s
+        if s.phase is Phase.SETUP_PLACE and s.options.setup_placement == "simultaneous":
+            if not [p for p in s.active_ids() if s.setup_left.get(p, 0) > 0 and p not in s.plans]:
+                self.reveal_plans()
+            return
+        if not was_current:
+            return
+        if s.phase is Phase.SETUP_CLAIM:
+            s.current = self.next_seat(pid, s.active_ids())
+        else:
+            self.advance_setup(pid)
+
+    # -- victory (§4.7)
+
+    def check_victory(self) -> bool:
+        s = self.s
+        if s.phase is Phase.GAME_OVER:
+            return True
+        if s.interrupt is not None and s.interrupt.kind == "occupy":
+            return False  # RISK-WIN-27
+        living = s.active_ids()
+        if len(living) == 1:
+            self.win(living[0], "last_standing")
+            return True
+        if s.options.mode == "secret_mission" and s.turn > 0:
+            order = [p.id for p in s.players]
+            start = order.index(s.current) if s.current in order else 0
+            for k in range(len(order)):
+                pid = order[(start + k) % len(order)]
+                if pid in living and mission_complete(self.b, s, pid):
+                    self.win(pid, "mission")
+                    return True
+        return False
+
+    def win(self, pid: int, reason: str) -> None:
+        s = self.s
+        s.phase = Phase.GAME_OVER
+        s.winner = pid
+        s.interrupt = None
+        s.pool = 0
+        self.emit(E.GameWon(player=pid, reason=reason, missions=dict(s.missions)))  # type: ignore[arg-type]
+
+
+def round_robin(board: RiskMap, s: RiskState, pid: int, n: int) -> list[str]:
+    """n single placements, round-robin over pid's border territories in table order (RISK-DIG-45)."""
+    own = [t for t in board.ids if s.owner.get(t) == pid]
+    border = [t for t in own if any(s.owner.get(x) != pid for x in board.neighbours[t])] or own
+    return [border[k % len(border)] for k in range(n)] if border else []
+
+
+def apply(state: RiskState, action: A.Action, board: RiskMap | None = None) -> tuple[RiskState, list[Event]]:
+    """Apply one action; raise RuleError and leave `state` untouched if it is illegal."""
+    work = _Apply(state, board or classic())
+    work.run(action)
+    return work.s, work.events

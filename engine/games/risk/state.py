@@ -1,0 +1,130 @@
+"""Risk options and state: the JSON position format documented in docs/risk-position.md."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.core.models import GameState
+
+NEUTRAL = 0
+"""Owner id of Neutral territories (two-player mode and resigned players)."""
+
+
+class RiskOptions(BaseModel):
+    """Game options (RISK-OPT-1 … RISK-OPT-11); the last four are enforced by the bot's timers."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    mode: Literal["standard", "secret_mission", "two_player"] = "standard"
+    setup: Literal["claim", "random_deal"] = "claim"
+    setup_placement: Literal["one_at_a_time", "bulk_sequential", "simultaneous"] = "one_at_a_time"
+    fortify_mode: Literal["adjacent", "connected"] = "adjacent"
+    defender_dice: Literal["auto_max", "choose"] = "auto_max"
+    mission_set: Literal["us12", "euro14"] = "us12"
+    destroy_rule: Literal["anyone", "convert_24"] = "anyone"
+    turn_timer_hours: float | None = Field(default=24.0, gt=0, le=24 * 7)
+    defender_timeout_minutes: float = Field(default=60.0, gt=0, le=24 * 60)
+    absent_after: int = Field(default=2, ge=1, le=10)
+    timeout_action: Literal["ai", "skip"] = "ai"
+
+    @property
+    def deals(self) -> bool:
+        """RISK-OPT-2: secret_mission and two_player always deal the territories."""
+        return self.setup == "random_deal" or self.mode != "standard"
+
+
+class Phase(StrEnum):
+    SETUP_CLAIM = "setup_claim"
+    SETUP_PLACE = "setup_place"
+    SETUP_PLACE_2P = "setup_place_2p"
+    REINFORCE = "reinforce"
+    ATTACK = "attack"
+    FORTIFY = "fortify"
+    GAME_OVER = "game_over"
+
+
+class Interrupt(BaseModel):
+    """A sub-state of ATTACK that must be answered before anything else (RISK-TURN-2)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["defend", "occupy", "elim_trade", "elim_place"]
+    source: str | None = None
+    target: str | None = None
+    dice: int = 0
+    """Attacker dice announced (defend) or rolled in the final battle (occupy)."""
+    min: int = 0
+    max: int = 0
+    defender: int | None = None
+    """Who chooses the defence dice (defend), or the previous owner of the target (occupy)."""
+    until: Literal["once", "conquer"] = "once"
+    keep: int = 1
+    eliminated: int | None = None
+
+
+class RiskPlayer(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    name: str
+    colour: str
+    ai: bool = False
+    status: Literal["active", "eliminated", "resigned"] = "active"
+
+
+class RiskState(GameState):
+    game: Literal["risk"] = "risk"
+    options: RiskOptions
+    players: list[RiskPlayer]
+    """Seat order; turns pass to the next active seat (RISK-TURN-1)."""
+    phase: Phase
+    turn: int = 0
+    """Game-turn number, 0 during setup."""
+    current: int
+    """Player id whose turn (or setup turn) it is."""
+    first_player: int
+    owner: dict[str, int] = Field(default_factory=dict)
+    """Territory → player id (0 = Neutral); a missing territory is unclaimed."""
+    armies: dict[str, int] = Field(default_factory=dict)
+    setup_left: dict[int, int] = Field(default_factory=dict)
+    """Starting armies each player (and Neutral, id 0) has still to place."""
+    setup_own_placed: int = 0
+    """Two-player setup: own armies placed this setup turn."""
+    setup_neutral_placed: bool = False
+    plans: dict[int, dict[str, int]] = Field(default_factory=dict)
+    """Simultaneous setup: the secret placement plans submitted so far."""
+    hands: dict[int, list[str]] = Field(default_factory=dict)
+    deck: list[str] = Field(default_factory=list)
+    """Draw pile; the first element is the top card."""
+    discard: list[str] = Field(default_factory=list)
+    sets_traded: int = 0
+    missions: dict[int, str] = Field(default_factory=dict)
+    """Each player's effective mission id (secret_mission only)."""
+    pool: int = 0
+    conquered_this_turn: bool = False
+    card_bonus_taken: bool = False
+    interrupt: Interrupt | None = None
+    standing_defence: dict[int, int] = Field(default_factory=dict)
+    """Defence dice a player chose to use for every attack-until battle (RISK-ATK-20)."""
+    winner: int | None = None
+
+    def player(self, pid: int) -> RiskPlayer | None:
+        for p in self.players:
+            if p.id == pid:
+                return p
+        return None
+
+    def name(self, pid: int | None) -> str:
+        if pid == NEUTRAL:
+            return "Neutral"
+        p = self.player(pid) if pid is not None else None
+        return p.name if p else "nobody"
+
+    def active_ids(self) -> list[int]:
+        return [p.id for p in self.players if p.status == "active"]
+
+    def territories_of(self, pid: int) -> list[str]:
+        return [t for t, o in self.owner.items() if o == pid]
