@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import difflib
 import re
-from functools import cache
 
 from engine.core.errors import RuleError
 from engine.games.risk.mapdata import RiskMap, classic
@@ -14,13 +13,15 @@ def normalise(text: str) -> str:
     return re.sub(r"[\s_\-.&']+", " ", text.strip().lower()).strip()
 
 
-@cache
+_KEYS: dict[int, dict[str, str]] = {}
+
+
 def _keys(board: RiskMap) -> dict[str, str]:
-    """Every normalised spelling (id, name, alias) → territory id."""
-    keys: dict[str, str] = {}
-    for t in board.territories:
-        for spelling in (t.id, t.name, *t.aliases):
-            keys[normalise(spelling)] = t.id
+    """Every normalised spelling (id, name, alias) → territory id, built once per board."""
+    keys = _KEYS.get(id(board))
+    if keys is None:
+        keys = {normalise(s): t.id for t in board.territories for s in (t.id, t.name, *t.aliases)}
+        _KEYS[id(board)] = keys
     return keys
 
 

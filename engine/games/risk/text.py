@@ -1,0 +1,111 @@
+"""Text the players read: narration of events (RISK-DIG-55), the text board (DIG-37), missions."""
+
+from __future__ import annotations
+
+from engine.core.errors import RuleError
+from engine.core.i18n import translate
+from engine.core.models import Event
+from engine.games.risk import events as E
+from engine.games.risk.mapdata import RiskMap, classic
+from engine.games.risk.state import RiskState
+
+
+def text_board(s: RiskState, board: RiskMap | None = None, locale: str = "en") -> str:
+    """One line per territory, grouped by continent: `Ontario — Alice (Red) 5` (RISK-DIG-37)."""
+    b = board or classic()
+    lines: list[str] = []
+    for c in b.continents:
+        lines.append(translate("risk.text.continent", locale, name=c.name, bonus=c.bonus))
+        for t in b.members[c.id]:
+            pid = s.owner.get(t)
+            if pid is None:
+                lines.append(translate("risk.text.unclaimed", locale, territory=b.territory[t].name))
+                continue
+            p = s.player(pid)
+            colour = p.colour.capitalize() if p else "Grey"
+            lines.append(translate("risk.text.territory", locale, territory=b.territory[t].name,
+                                   player=s.name(pid), colour=colour, armies=s.armies.get(t, 0)))
+    return "\n".join(lines)
+
+
+def mission_text(s: RiskState, player: int, board: RiskMap | None = None, locale: str = "en") -> str:
+    """A player's own mission, for the private `/risk mission` reply (RISK-DIG-6, RISK-ERR-60)."""
+    b = board or classic()
+    if s.options.mode != "secret_mission":
+        raise RuleError("E_NOT_MISSION_GAME")
+    mid = s.missions.get(player)
+    if mid is None:
+        raise RuleError("E_NO_MISSION")
+    return translate("risk.text.mission", locale, id=mid, text=b.mission[mid].text)
+
+
+def narrate(event: Event, s: RiskState, board: RiskMap | None = None, locale: str = "en") -> str | None:
+    """The public sentence for an event, or None for a private one (told only to its seat)."""
+    if event.private_to is not None:
+        return None
+    b = board or classic()
+
+    def t(tid: str | None) -> str:
+        return b.territory[tid].name if tid else "?"
+
+    def dice(faces: list[int]) -> str:
+        return "-".join(str(f) for f in faces)
+
+    key = "risk.event." + event.type
+    match event:
+        case E.FirstPlayerRolled():
+            rolls = "; ".join(
+                ", ".join(f"{s.name(p)} {r}" for p, r in rnd.items()) for rnd in event.rounds
+            )
+            return translate(key, locale, rolls=rolls, player=s.name(event.first_player))
+        case E.TerritoriesDealt():
+            counts = ", ".join(f"{s.name(p)} {n}" for p, n in event.counts.items())
+            return translate(key, locale, counts=counts)
+        case E.Claimed() | E.Placed():
+            return translate(key, locale, player=s.name(event.player), territory=t(event.territory),
+                             count=getattr(event, "count", 1))
+        case E.PlanSubmitted():
+            return translate(key, locale, player=s.name(event.player))
+        case E.PlansRevealed():
+            return translate(key, locale, players=len(event.plans))
+        case E.SetupFinished() | E.DeckReshuffled():
+            return translate(key, locale, cards=getattr(event, "cards", 0))
+        case E.TurnStarted():
+            conts = ", ".join(b.continent[c].name for c in event.continents) or "—"
+            return translate(key, locale, player=s.name(event.player), turn=event.turn, base=event.base,
+                             continents=conts, total=event.total)
+        case E.CardsTraded():
+            cards = ", ".join(t(c) if c in b.territory else "Wild" for c in event.cards)
+            text = translate(key, locale, player=s.name(event.player), cards=cards, value=event.value,
+                             n=event.sets_traded, next=b.trade_value(event.sets_traded + 1))
+            if event.bonus_territory:
+                text += " " + translate("risk.event.card_bonus", locale, territory=t(event.bonus_territory))
+            return text
+        case E.AttackDeclared():
+            return translate(key, locale, player=s.name(event.player), source=t(event.source),
+                             target=t(event.target), dice=event.dice, defender=s.name(event.defender))
+        case E.Battle():
+            return translate(key, locale, player=s.name(event.player), source=t(event.source),
+                             target=t(event.target), attack=dice(event.attack_dice),
+                             defence=dice(event.defence_dice), a=event.attacker_losses, d=event.defender_losses)
+        case E.Conquered():
+            return translate(key, locale, player=s.name(event.player), target=t(event.target),
+                             previous=s.name(event.previous_owner))
+        case E.Moved():
+            return translate(key + "." + event.kind, locale, player=s.name(event.player),
+                             source=t(event.source), target=t(event.target), count=event.count)
+        case E.Eliminated():
+            return translate(key, locale, player=s.name(event.player), by=s.name(event.by), n=event.cards_taken)
+        case E.CardDrawn():
+            return translate(key, locale, player=s.name(event.player), n=event.hand_size)
+        case E.PlayerLeft():
+            if event.removed_by is not None:
+                return translate("risk.event.player_removed", locale, player=s.name(event.player))
+            return translate(key, locale, player=s.name(event.player))
+        case E.GameWon():
+            text = translate(key + "." + event.reason, locale, player=s.name(event.player))
+            if event.missions:
+                shown = " · ".join(f"{s.name(p)}: {b.mission[m].text.rstrip('.')}" for p, m in event.missions.items())
+                text += " " + translate("risk.event.missions_revealed", locale, missions=shown)
+            return text
+    return None
