@@ -43,6 +43,10 @@ class Ruleset(Protocol):
 
     def policy(self, name: str) -> Policy: ...
 
+    def narrate(self, event: Event, state: GameState, locale: str = "en") -> str | None:
+        """The public sentence for an event (None for a private one)."""
+        ...
+
     def timeout_action(self, state: GameState, player: int) -> Action:
         """The least harmful legal action for an absent player (the `skip` timeout mode)."""
         ...

@@ -14,6 +14,7 @@ from engine.games.risk.actions import ACTION_ADAPTER
 from engine.games.risk.ai import POLICIES
 from engine.games.risk.mapdata import RiskMap, classic
 from engine.games.risk.state import NEUTRAL, Phase, RiskOptions, RiskState
+from engine.games.risk.text import narrate
 from engine.games.risk.view import view
 
 
@@ -55,6 +56,10 @@ class RiskRuleset:
 
     def policy(self, name: str) -> Policy:
         return POLICIES[name](self.board)
+
+    def narrate(self, event: Event, state: GameState, locale: str = "en") -> str | None:
+        assert isinstance(state, RiskState)
+        return narrate(event, state, self.board, locale)
 
     def timeout_action(self, state: GameState, player: int) -> Action:
         return self.timeout_actions(state, player)[0]

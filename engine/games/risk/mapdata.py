@@ -95,12 +95,14 @@ class RiskMap(BaseModel):
         return {c.id: c for c in self.continents}
 
     @cached_property
-    def neighbours(self) -> dict[str, frozenset[str]]:
+    def neighbours(self) -> dict[str, tuple[str, ...]]:
+        """Neighbours in table order, so that every iteration is the same in every process."""
+        order = {t: k for k, t in enumerate(self.ids)}
         result: dict[str, set[str]] = {t: set() for t in self.ids}
         for e in self.edges:
             result[e.a].add(e.b)
             result[e.b].add(e.a)
-        return {t: frozenset(n) for t, n in result.items()}
+        return {t: tuple(sorted(n, key=order.__getitem__)) for t, n in result.items()}
 
     @cached_property
     def members(self) -> dict[str, tuple[str, ...]]:
