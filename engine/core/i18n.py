@@ -26,9 +26,22 @@ class _Lenient(dict[str, Any]):
 
 
 def translate(key: str, locale: str = DEFAULT_LOCALE, **params: Any) -> str:
-    """Render message `key` in `locale`, falling back to English, then to the key itself."""
+    """Render message `key` in `locale`, falling back to English, then to the key itself.
+
+    A parameter written "@other.key" is itself a message and is translated in the same locale;
+    a list parameter is translated item by item and joined with commas.
+    """
     template = catalogue(locale).get(key) or catalogue(DEFAULT_LOCALE).get(key) or key
-    return string.Formatter().vformat(template, (), _Lenient(params))
+    values = {name: _value(value, locale) for name, value in params.items()}
+    return string.Formatter().vformat(template, (), _Lenient(values))
+
+
+def _value(value: Any, locale: str) -> Any:
+    if isinstance(value, str) and value.startswith("@"):
+        return translate(value[1:], locale)
+    if isinstance(value, list | tuple):
+        return ", ".join(str(_value(v, locale)) for v in value)
+    return value
 
 
 def plural(n: int, one: str, many: str) -> str:

@@ -80,8 +80,9 @@ def pending(s: RiskState) -> list[Decision]:
         who = i.defender if i.kind == "defend" else s.current
         return [Decision(player=who or s.current, kind=i.kind, detail=detail)]
     if s.phase is Phase.SETUP_PLACE and s.options.setup_placement == "simultaneous":
-        return [Decision(player=p, kind="deploy", detail={"armies": s.setup_left[p]})
-                for p in s.active_ids() if s.setup_left.get(p, 0) > 0 and p not in s.plans]
+        planned = {p: sum(s.plans.get(p, {}).values()) for p in s.active_ids()}
+        return [Decision(player=p, kind="plan", detail={"armies": s.setup_left.get(p, 0) - planned[p]})
+                for p in s.active_ids() if s.setup_left.get(p, 0) > planned[p]]
     if s.phase is Phase.SETUP_CLAIM:
         return [Decision(player=s.current, kind="claim", detail={"unclaimed": 42 - len(s.owner)})]
     if s.phase is Phase.SETUP_PLACE:

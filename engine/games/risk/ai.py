@@ -12,9 +12,10 @@ from engine.games.risk.timeouts import timeout_actions
 
 
 def attack_options(board: RiskMap, s: RiskState, pid: int) -> list[tuple[str, str]]:
+    owner, armies, neighbours = s.owner, s.armies, board.neighbours
     return [
-        (t, n) for t in board.ids if s.owner.get(t) == pid and s.armies[t] >= 2
-        for n in board.neighbours[t] if s.owner.get(n) != pid
+        (t, n) for t, o in owner.items() if o == pid and armies[t] >= 2
+        for n in neighbours[t] if owner[n] != pid
     ]
 
 
@@ -35,22 +36,22 @@ class RandomPolicy:
     def choose(self, s: RiskState, pid: int, rng: random.Random) -> A.Action:
         b = self.b
         i = s.interrupt
-        own = [t for t in b.ids if s.owner.get(t) == pid]
         if i is not None:
             if i.kind == "defend":
                 return A.Defend(player=pid, dice=rng.randint(1, min(2, s.armies[i.target or ""])))
             if i.kind == "occupy":
-                return A.Move(player=pid, count=i.max if rng.random() < 0.8 else rng.randint(i.min, i.max))
+                return A.Move(player=pid, count=i.max if rng.random() < 0.9 else rng.randint(i.min, i.max))
             if i.kind == "elim_trade":
                 return A.Trade(player=pid, cards=list(rng.choice(valid_sets(b, s.hands[pid]))))
-            return A.Place(player=pid, territory=rng.choice(own), count=rng.randint(1, s.pool))
+            return A.Place(player=pid, territory=rng.choice(s.territories_of(pid)), count=rng.randint(1, s.pool))
         if s.phase is Phase.SETUP_CLAIM:
             return A.Claim(player=pid, territory=rng.choice([t for t in b.ids if t not in s.owner]))
+        own = s.territories_of(pid)
         if s.phase is Phase.SETUP_PLACE:
             if s.options.setup_placement == "one_at_a_time":
                 return A.Place(player=pid, territory=rng.choice(own))
             plan: dict[str, int] = {}
-            for _ in range(s.setup_left[pid]):
+            for _ in range(s.setup_left[pid] - sum(s.plans.get(pid, {}).values())):
                 t = rng.choice(own)
                 plan[t] = plan.get(t, 0) + 1
             return A.Deploy(player=pid, placements=plan)
@@ -70,12 +71,13 @@ class RandomPolicy:
         if s.phase in (Phase.REINFORCE, Phase.ATTACK):
             options = attack_options(b, s, pid)
             favoured = [(src, tgt) for src, tgt in options if s.armies[src] > s.armies[tgt]]
-            if favoured or (options and rng.random() < 0.1):
+            if favoured or (options and rng.random() < 0.05):
                 source, target = rng.choice(favoured or options)
+                odd = rng.random() < 0.1  # now and then a single roll with fewer dice
                 return A.Attack(player=pid, source=source, target=target,
-                                dice=rng.randint(1, min(3, s.armies[source] - 1)) if rng.random() < 0.2 else None,
-                                until="conquer" if rng.random() < 0.9 else "once")
-        if rng.random() < 0.3:
+                                dice=rng.randint(1, min(3, s.armies[source] - 1)) if odd else None,
+                                until="once" if odd else "conquer")
+        if rng.random() < 0.1:
             moves = fortify_options(b, s, pid)
             if moves:
                 source, target = rng.choice(moves)
@@ -169,7 +171,8 @@ class BaselinePolicy:
 
             return A.Claim(player=pid, territory=max(free, key=claim_value))
         if s.phase is Phase.SETUP_PLACE and s.options.setup_placement != "one_at_a_time":
-            return A.Deploy(player=pid, placements={self.best_place(s, pid): s.setup_left[pid]})
+            room = s.setup_left[pid] - sum(s.plans.get(pid, {}).values())
+            return A.Deploy(player=pid, placements={self.best_place(s, pid): room})
         if s.phase is Phase.SETUP_PLACE:
             return A.Place(player=pid, territory=self.best_place(s, pid))
         if s.phase is Phase.SETUP_PLACE_2P:

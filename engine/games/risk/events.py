@@ -46,6 +46,14 @@ class Placed(Event):
     count: int
 
 
+class Planned(Event):
+    """Private: armies added to a secret simultaneous-setup plan."""
+
+    type: Literal["planned"] = "planned"
+    territory: str
+    count: int
+
+
 class PlanSubmitted(Event):
     type: Literal["plan_submitted"] = "plan_submitted"
     player: int

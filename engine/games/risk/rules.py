@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from engine.core.errors import RuleError
@@ -193,18 +194,18 @@ class _Apply:
             self.leave(a.player, None)
         elif isinstance(a, A.Defend):
             self.defend(a)
-        elif isinstance(a, A.Deploy) and s.options.setup_placement == "simultaneous":
-            self.gate_phase(kind)
-            self.deploy_plan(a)
+        elif (isinstance(a, A.Place | A.Deploy) and s.phase is Phase.SETUP_PLACE
+              and s.options.setup_placement == "simultaneous"):
+            self.plan(a)  # everyone plans at once: no turn to wait for (RISK-SET-27)
         else:
             if a.player != s.current:
-                raise RuleError("E_NOT_YOUR_TURN", player=s.name(s.current), phase=s.phase.value)
+                raise RuleError("E_NOT_YOUR_TURN", player=s.name(s.current), phase="@risk.phase." + s.phase.value)
             self.gate_interrupt(kind)
             self.gate_phase(kind)
             self.gate_reinforce(kind)
             getattr(self, "do_" + kind)(a)
-        s.seq += 1
-        s.rng = self.rng.export()
+        s.__dict__["seq"] = s.seq + 1  # plain writes: pydantic's __setattr__ is costly on this hot path
+        s.__dict__["rng"] = self.rng.export()
 
     def gate_interrupt(self, kind: str) -> None:
         i = self.s.interrupt
@@ -229,15 +230,15 @@ class _Apply:
         allowed = LEGAL[s.phase]
         if s.phase is Phase.SETUP_PLACE:
             allowed = {"one_at_a_time": ("place",), "bulk_sequential": ("place", "deploy"),
-                       "simultaneous": ("deploy",)}[s.options.setup_placement]
+                       "simultaneous": ("place", "deploy")}[s.options.setup_placement]
         if kind in allowed:
             return
         if kind == "trade":
             raise RuleError("E_TRADE_NOT_NOW")
         if kind in ("move", "defend"):
             raise RuleError("E_NOTHING_PENDING")
-        raise RuleError("E_WRONG_PHASE", action=kind.replace("_", " "), phase=s.phase.value,
-                        allowed=", ".join(allowed))
+        raise RuleError("E_WRONG_PHASE", action="@risk.command." + kind, phase="@risk.phase." + s.phase.value,
+                        allowed=["@risk.command." + k for k in allowed])
 
     def gate_reinforce(self, kind: str) -> None:
         s = self.s
@@ -309,7 +310,7 @@ class _Apply:
 
     def do_deploy(self, a: A.Deploy) -> None:
         """Bulk-sequential setup: all remaining armies in one command (RISK-SET-26)."""
-        placements = self.validated_plan(a)
+        placements = self.validated_plan(a, self.s.setup_left[a.player])
         for t, n in placements.items():
             self.s.armies[t] += n
             self.emit(E.Placed(player=a.player, territory=t, count=n))
@@ -317,7 +318,7 @@ class _Apply:
         if self.s.setup_left[a.player] == 0:
             self.advance_setup(a.player)
 
-    def validated_plan(self, a: A.Deploy) -> dict[str, int]:
+    def validated_plan(self, a: A.Deploy, limit: int) -> dict[str, int]:
         s = self.s
         placements: dict[str, int] = {}
         for text, n in a.placements.items():
@@ -326,21 +327,41 @@ class _Apply:
         for t in placements:
             if s.owner.get(t) != a.player:
                 raise self.owned_error(t)
-        left = s.setup_left[a.player]
-        if not placements or sum(placements.values()) > left:
-            raise RuleError("E_TOO_MANY_TO_PLACE", n=left, armies=plural(left, "army", "armies"))
+        if not placements or sum(placements.values()) > limit:
+            raise RuleError("E_TOO_MANY_TO_PLACE", n=limit, armies=plural(limit, "army", "armies"))
         return placements
 
-    def deploy_plan(self, a: A.Deploy) -> None:
-        """Simultaneous setup: a secret plan, revealed when all are in (RISK-SET-27)."""
+    def plan(self, a: A.Place | A.Deploy) -> None:
+        """Simultaneous setup: build a secret plan; all plans are revealed together (RISK-SET-27).
+
+        `place` adds to the plan; `deploy` adds its placements and auto-places the rest, completing it.
+        """
         s = self.s
-        if s.setup_left.get(a.player, 0) == 0 or a.player in s.plans:
+        left = s.setup_left.get(a.player, 0)
+        plan = s.plans.setdefault(a.player, {})
+        room = left - sum(plan.values())
+        if room <= 0:
             raise RuleError("E_PLAN_DONE")
-        s.plans[a.player] = self.validated_plan(a)
-        self.emit(E.PlanSubmitted(player=a.player))
-        waiting = [p for p in s.active_ids() if s.setup_left.get(p, 0) > 0 and p not in s.plans]
-        if not waiting:
-            self.reveal_plans()
+        if isinstance(a, A.Place):
+            added = self.validated_plan(A.Deploy(player=a.player, placements={a.territory: a.count}), room)
+        else:
+            added = self.validated_plan(a, room)
+            rest = room - sum(added.values())
+            for t in round_robin(self.b, s, a.player, rest):
+                added[t] = added.get(t, 0) + 1
+        for t, n in added.items():
+            plan[t] = plan.get(t, 0) + n
+            self.emit(E.Planned(private_to=a.player, territory=t, count=n))
+        if sum(plan.values()) == left:
+            self.emit(E.PlanSubmitted(player=a.player))
+            if not self.planning():
+                self.reveal_plans()
+
+    def planning(self) -> list[int]:
+        """Players whose simultaneous-setup plan is not complete yet."""
+        s = self.s
+        return [p for p in s.active_ids()
+                if s.setup_left.get(p, 0) > sum(s.plans.get(p, {}).values())]
 
     def reveal_plans(self) -> None:
         s = self.s
@@ -459,6 +480,7 @@ class _Apply:
         window = s.interrupt is not None and s.interrupt.kind == "elim_trade"
         if window and len(hand) <= 4:
             raise RuleError("E_TRADE_MUST_STOP", n=len(hand))
+        named = self.territory(a.bonus) if a.bonus is not None else None  # argument parsing comes first
         cards = [c.strip().lower() for c in a.cards]
         if len(cards) != 3 or len(set(cards)) != 3:
             raise RuleError("E_SET_SIZE")
@@ -470,8 +492,7 @@ class _Apply:
             raise RuleError("E_INVALID_SET")
         eligible = [c for c in cards if s.owner.get(c) == a.player]  # wilds and Neutral never qualify
         bonus: str | None = None
-        if a.bonus is not None:
-            named = self.territory(a.bonus)
+        if named is not None:
             if named not in eligible:
                 raise RuleError("E_BONUS_CHOICE", territory=self.tname(named),
                                 matches=", ".join(self.tname(c) for c in eligible) or "—")
@@ -524,6 +545,8 @@ class _Apply:
         if dice > most:
             raise RuleError("E_TOO_MANY_DICE", n=armies, **{"from": self.tname(source)}, max=most,
                             dice=plural(most, "die", "dice"))
+        if a.until == "conquer" and armies <= a.keep:
+            raise RuleError("E_KEEP_REACHED", n=armies, keep=a.keep, **{"from": self.tname(source)})
         s.phase = Phase.ATTACK
         defender = s.owner[target]
         chooser = self.defence_chooser(defender)
@@ -677,6 +700,9 @@ class _Apply:
     def leave(self, pid: int, removed_by: int | None) -> None:
         """Resignation or removal: territories turn Neutral, cards to the discard (RISK-ELIM-10 … 14)."""
         s = self.s
+        self.settle_open_decisions(pid)
+        if s.phase is Phase.GAME_OVER:
+            return
         was_current = s.current == pid
         self.set_player(pid, status="resigned")
         for t, o in s.owner.items():
@@ -693,10 +719,6 @@ class _Apply:
         self.convert_destroy_missions(pid, exempt=None, reason="target_left")
         if self.check_victory():
             return
-        i = s.interrupt
-        if i is not None and i.kind == "defend" and i.defender == pid and not was_current:
-            assert i.source is not None and i.target is not None
-            self.fight(i.source, i.target, i.dice, min(2, s.armies[i.target]))
         if s.phase in (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.SETUP_PLACE_2P):
             self.setup_after_leave(pid, was_current)
         elif was_current:
@@ -704,10 +726,29 @@ class _Apply:
             s.conquered_this_turn = False  # RISK-ELIM-14: no card draw
             self.end_turn()
 
+    def settle_open_decisions(self, pid: int) -> None:
+        """Before a player leaves, their open decisions are settled as the skip rules would (ruling 19)."""
+        s = self.s
+        i = s.interrupt
+        if i is not None and i.kind == "defend" and i.defender == pid:
+            assert i.source is not None and i.target is not None
+            self.fight(i.source, i.target, i.dice, min(2, s.armies[i.target]))
+        while s.current == pid and s.interrupt is not None and s.phase is not Phase.GAME_OVER:
+            i = s.interrupt
+            if i.kind == "occupy":
+                self.occupy(i.min)
+            elif i.kind == "elim_trade":
+                self.do_trade(A.Trade(player=pid, cards=list(preferred_set(self.b, s, pid))))
+            elif i.kind == "elim_place":
+                for t, n in Counter(round_robin(self.b, s, pid, s.pool)).items():
+                    self.do_place(A.Place(player=pid, territory=t, count=n))
+            else:
+                break  # the leaver's own attack waits on a defender: it is simply dropped
+
     def setup_after_leave(self, pid: int, was_current: bool) -> None:
         s = self.s
         if s.phase is Phase.SETUP_PLACE and s.options.setup_placement == "simultaneous":
-            if not [p for p in s.active_ids() if s.setup_left.get(p, 0) > 0 and p not in s.plans]:
+            if not self.planning():
                 self.reveal_plans()
             return
         if not was_current:
@@ -746,6 +787,18 @@ class _Apply:
         s.interrupt = None
         s.pool = 0
         self.emit(E.GameWon(player=pid, reason=reason, missions=dict(s.missions)))  # type: ignore[arg-type]
+
+
+def preferred_set(board: RiskMap, s: RiskState, pid: int) -> tuple[str, str, str]:
+    """Sets without wilds first, then with an owned territory, then the earliest cards (RISK-DIG-44)."""
+    hand = s.hands[pid]
+
+    def key(cards: tuple[str, str, str]) -> tuple[int, int, list[int]]:
+        wilds = sum(c in board.wild_cards for c in cards)
+        owned = any(s.owner.get(c) == pid for c in cards)
+        return (wilds, 0 if owned else 1, sorted(hand.index(c) for c in cards))
+
+    return min(valid_sets(board, hand), key=key)
 
 
 def round_robin(board: RiskMap, s: RiskState, pid: int, n: int) -> list[str]:

@@ -4,21 +4,8 @@ from __future__ import annotations
 
 from engine.games.risk import actions as A
 from engine.games.risk.mapdata import RiskMap
-from engine.games.risk.rules import round_robin, valid_sets
+from engine.games.risk.rules import preferred_set, round_robin
 from engine.games.risk.state import NEUTRAL, Phase, RiskState
-
-
-def preferred_set(board: RiskMap, s: RiskState, pid: int) -> tuple[str, str, str]:
-    """Sets without wilds first, then with an owned territory, then the earliest cards (RISK-DIG-44)."""
-    hand = s.hands[pid]
-    sets = valid_sets(board, hand)
-
-    def key(cards: tuple[str, str, str]) -> tuple[int, int, list[int]]:
-        wilds = sum(c in board.wild_cards for c in cards)
-        owned = any(s.owner.get(c) == pid for c in cards)
-        return (wilds, 0 if owned else 1, sorted(hand.index(c) for c in cards))
-
-    return min(sets, key=key)
 
 
 def placements(board: RiskMap, s: RiskState, pid: int, n: int) -> list[A.Place]:
@@ -49,7 +36,7 @@ def timeout_actions(board: RiskMap, s: RiskState, pid: int) -> list[A.Action]:
         free = next(t for t in board.ids if t not in s.owner)
         return [A.Claim(player=pid, territory=free)]
     if s.phase is Phase.SETUP_PLACE:
-        left = s.setup_left[pid]
+        left = s.setup_left[pid] - sum(s.plans.get(pid, {}).values())
         if s.options.setup_placement == "one_at_a_time":
             return [A.Place(player=pid, territory=fewest_border(board, s, pid))]
         counts: dict[str, int] = {}

@@ -11,7 +11,7 @@ def view(s: RiskState, viewer: int | None) -> dict[str, Any]:
     data = s.model_dump(mode="json", exclude={"rng", "deck", "hands", "missions", "plans", "standing_defence"})
     data["deck_size"] = len(s.deck)
     data["hand_sizes"] = {str(pid): len(cards) for pid, cards in s.hands.items()}
-    data["plans_submitted"] = sorted(s.plans)
+    data["plans_submitted"] = sorted(p for p, plan in s.plans.items() if sum(plan.values()) == s.setup_left.get(p))
     over = s.phase is Phase.GAME_OVER
     if viewer is not None and viewer in s.hands:
         data["hand"] = list(s.hands[viewer])
