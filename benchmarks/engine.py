@@ -15,25 +15,30 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.core.models import Action, Seat
+from engine.core.models import Action, Event, Seat
 from engine.core.play import play_out
 from engine.games.risk import RULESET, RiskOptions, RiskState
 
 
-def games_per_second(games: int, options: RiskOptions, seed: int) -> tuple[float, float, float]:
-    """(games/s, mean actions per game, mean turns per game)."""
+def games_per_second(games: int, options: RiskOptions, seed: int) -> tuple[float, float, float, float]:
+    """(games/s, mean actions, mean turns and mean battles per game)."""
     actions = turns = 0
+    battles = [0]
+
+    def count(_s: object, _a: object, _n: object, events: list[Event]) -> None:
+        battles[0] += sum(1 for e in events if e.type == "battle")
+
     started = time.perf_counter()
     for k in range(games):
         seats = [Seat(id=i + 1, name=f"AI {i + 1}", ai=True) for i in range(4)]
         state, _ = RULESET.new_game(seats, options, seed + k)
         policies = {s.id: RULESET.policy("random") for s in seats}
-        state, played = play_out(RULESET, state, policies, seed + k)
+        state, played = play_out(RULESET, state, policies, seed + k, on_step=count)
         assert RULESET.winners(state), "a benchmark game did not finish"
         actions += len(played)
         turns += state.turn  # type: ignore[attr-defined]
     elapsed = time.perf_counter() - started
-    return games / elapsed, actions / games, turns / games
+    return games / elapsed, actions / games, turns / games, battles[0] / games
 
 
 def apply_latency(games: int, options: RiskOptions, seed: int) -> tuple[list[float], int]:
@@ -60,10 +65,11 @@ def main() -> None:
     parser.add_argument("--setup", choices=("claim", "random_deal"), default="claim")
     args = parser.parse_args()
     options = RiskOptions(setup=args.setup)
-    rate, actions, turns = games_per_second(args.games, options, args.seed)
+    rate, actions, turns, battles = games_per_second(args.games, options, args.seed)
     print(f"random-legal 4-player Risk, full rules with cards, setup={args.setup}: {args.games} games")
     print(f"  games per second (one core): {rate:.1f}")
-    print(f"  mean actions per game: {actions:.0f}, mean turns per game: {turns:.0f}")
+    print(f"  per game: {actions:.0f} actions, {turns:.0f} turns, {battles:.0f} battles")
+    print(f"  battles per second: {rate * battles:.0f}")
     timings, biggest = apply_latency(max(5, args.games // 10), options, args.seed)
     timings.sort()
     print(f"  apply: median {statistics.median(timings) * 1e6:.1f} µs, "

@@ -45,6 +45,8 @@ class Attack(Action):
     dice: int | None = None
     until: Literal["once", "conquer"] = "once"
     keep: int = 1
+    move: Literal["min", "max"] | None = None
+    """Answer the move-in now: if the target falls, move the minimum or the maximum at once."""
 
 
 class Defend(Action):

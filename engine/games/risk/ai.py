@@ -11,11 +11,12 @@ from engine.games.risk.state import NEUTRAL, Phase, RiskState
 from engine.games.risk.timeouts import timeout_actions
 
 
-def attack_options(board: RiskMap, s: RiskState, pid: int) -> list[tuple[str, str]]:
+def attack_options(board: RiskMap, s: RiskState, pid: int, favoured: bool = False) -> list[tuple[str, str]]:
+    """Legal (source, target) attack pairs; with `favoured`, only those where the source outnumbers."""
     owner, armies, neighbours = s.owner, s.armies, board.neighbours
     return [
         (t, n) for t, o in owner.items() if o == pid and armies[t] >= 2
-        for n in neighbours[t] if owner[n] != pid
+        for n in neighbours[t] if owner[n] != pid and (not favoured or armies[t] > armies[n])
     ]
 
 
@@ -69,14 +70,13 @@ class RandomPolicy:
                 border = [t for t in own if any(s.owner.get(n) != pid for n in b.neighbours[t])]
                 return A.Place(player=pid, territory=rng.choice(border or own), count=s.pool)
         if s.phase in (Phase.REINFORCE, Phase.ATTACK):
-            options = attack_options(b, s, pid)
-            favoured = [(src, tgt) for src, tgt in options if s.armies[src] > s.armies[tgt]]
-            if favoured or (options and rng.random() < 0.05):
-                source, target = rng.choice(favoured or options)
+            options = attack_options(b, s, pid, favoured=rng.random() >= 0.05)
+            if options:
+                source, target = rng.choice(options)
                 odd = rng.random() < 0.1  # now and then a single roll with fewer dice
                 return A.Attack(player=pid, source=source, target=target,
                                 dice=rng.randint(1, min(3, s.armies[source] - 1)) if odd else None,
-                                until="once" if odd else "conquer")
+                                until="once" if odd else "conquer", move=None if odd else "max")
         if rng.random() < 0.1:
             moves = fortify_options(b, s, pid)
             if moves:

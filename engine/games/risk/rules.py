@@ -551,13 +551,14 @@ class _Apply:
         defender = s.owner[target]
         chooser = self.defence_chooser(defender)
         if a.until == "once" and chooser is not None:
-            s.interrupt = Interrupt(kind="defend", source=source, target=target, dice=dice, defender=chooser)
+            s.interrupt = Interrupt(kind="defend", source=source, target=target, dice=dice, defender=chooser,
+                                    move=a.move)
             self.emit(E.AttackDeclared(player=a.player, source=source, target=target, dice=dice, defender=chooser))
             return
         while True:
             used = min(dice, 3, s.armies[source] - 1)
             defence = self.defence_dice(chooser, target, a.until == "conquer")
-            if self.fight(source, target, used, defence) or a.until == "once":
+            if self.fight(source, target, used, defence, a.move) or a.until == "once":
                 return
             if s.armies[source] <= a.keep or s.armies[source] < 2:  # RISK-ATK-22, RISK-ATK-23
                 return
@@ -580,8 +581,8 @@ class _Apply:
             return min(most, self.s.standing_defence.get(chooser, most))
         return most
 
-    def fight(self, source: str, target: str, att_n: int, def_n: int) -> bool:
-        """Roll one battle; True when it conquered the target."""
+    def fight(self, source: str, target: str, att_n: int, def_n: int, move: str | None = None) -> bool:
+        """Roll one battle; True when it conquered the target. `move` pre-answers the move-in."""
         s = self.s
         att = self.rng.dice(att_n)
         dfn = self.rng.dice(def_n)
@@ -603,6 +604,8 @@ class _Apply:
                                 max=s.armies[source] - 1, defender=defender)
         if att_n == s.armies[source] - 1:  # RISK-CONQ-4: min = max moves by itself
             self.occupy(att_n)
+        elif move is not None:  # chosen with the attack, so the move-in needs no prompt
+            self.occupy(att_n if move == "min" else s.armies[source] - 1)
         return True
 
     def defend(self, a: A.Defend) -> None:
@@ -619,7 +622,7 @@ class _Apply:
             raise RuleError("E_DEFENDER_DICE", to=self.tname(i.target))
         if a.always:
             s.standing_defence[a.player] = a.dice
-        self.fight(i.source, i.target, i.dice, a.dice)
+        self.fight(i.source, i.target, i.dice, a.dice, i.move)
 
     def do_move(self, a: A.Move) -> None:
         i = self.s.interrupt
@@ -732,7 +735,7 @@ class _Apply:
         i = s.interrupt
         if i is not None and i.kind == "defend" and i.defender == pid:
             assert i.source is not None and i.target is not None
-            self.fight(i.source, i.target, i.dice, min(2, s.armies[i.target]))
+            self.fight(i.source, i.target, i.dice, min(2, s.armies[i.target]), i.move)
         while s.current == pid and s.interrupt is not None and s.phase is not Phase.GAME_OVER:
             i = s.interrupt
             if i.kind == "occupy":

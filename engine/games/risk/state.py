@@ -60,9 +60,9 @@ class Interrupt(BaseModel):
     max: int = 0
     defender: int | None = None
     """Who chooses the defence dice (defend), or the previous owner of the target (occupy)."""
-    until: Literal["once", "conquer"] = "once"
-    keep: int = 1
     eliminated: int | None = None
+    move: Literal["min", "max"] | None = None
+    """A move-in chosen with the attack (defend), made as soon as the target falls."""
 
 
 class RiskPlayer(BaseModel):

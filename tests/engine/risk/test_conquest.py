@@ -136,3 +136,23 @@ def test_every_territory_keeps_an_army_through_chained_conquests() -> None:
     assert (s.armies["kamchatka"], s.armies["japan"]) == (1, 2)
     assert s.owner["japan"] == P1 and s.interrupt is None
     assert min(s.armies.values()) >= 1
+
+
+@pytest.mark.rule("RISK-CONQ-3")
+@pytest.mark.parametrize(("move", "alaska", "kamchatka"), [("max", 1, 7), ("min", 5, 3)])
+def test_a_move_in_chosen_with_the_attack_is_made_at_once(move: str, alaska: int, kamchatka: int) -> None:
+    s = position(phase=Phase.ATTACK, armies={"alaska": 8, "kamchatka": 1})
+    after, events = play(s, attack("alaska", "kamchatka", dice=3, move=move), dice=[6, 5, 4, 1])
+    assert after.interrupt is None and after.owner["kamchatka"] == P1
+    assert (after.armies["alaska"], after.armies["kamchatka"]) == (alaska, kamchatka)
+    assert of_type(events, "moved")[0].count == kamchatka
+
+
+@pytest.mark.rule("RISK-CONQ-3", "RISK-ATK-10")
+def test_a_move_in_chosen_with_the_attack_waits_for_the_defender() -> None:
+    s = position(phase=Phase.ATTACK, armies={"alaska": 8, "kamchatka": 1}, defender_dice="choose")
+    waiting, _ = play(s, attack("alaska", "kamchatka", move="max"))
+    assert waiting.interrupt is not None and waiting.interrupt.kind == "defend"
+    after, _ = play(waiting, ("defend", P3, {"dice": 1}), dice=[6, 5, 4, 1])
+    assert after.interrupt is None
+    assert (after.armies["alaska"], after.armies["kamchatka"]) == (1, 7)
