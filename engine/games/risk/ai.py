@@ -189,7 +189,7 @@ class BaselinePolicy:
             if scored:
                 _, src, tgt = max(scored)
                 return A.Attack(player=pid, source=src, target=tgt, until="conquer",
-                                keep=max(1, s.armies[tgt] // 2))
+                                keep=max(1, s.armies[src] // 3))  # stop while a third is left
         move = self.fortify_move(s, pid)
         if move is not None:
             return move

@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.core.models import Event, Seat
+from engine.core.play import play_out
 from engine.core.record import GameRecord, replay
 from engine.games.risk import RULESET, RiskOptions, RiskState
 from engine.games.risk import events as E
@@ -147,3 +148,29 @@ def test_random_games_finish(seed: int, n: int) -> None:
     options = RiskOptions(mode="two_player") if n == 2 else RiskOptions(setup="random_deal")
     state, _ = play_random(seed, n, options, steps=20_000)
     assert state.phase is Phase.GAME_OVER and state.winner in state.active_ids()
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32), options=options_strategy, n=st.integers(3, 6))
+def test_baseline_seats_play_legal_games_to_the_end(seed: int, options: RiskOptions, n: int) -> None:
+    """Every decision of the baseline AI is legal under every option, and its games finish."""
+    n = 2 if options.mode == "two_player" else n
+    seats = [Seat(id=10 + i, name=f"P{i}") for i in range(n)]
+    state, _ = RULESET.new_game(seats, options, seed)
+    policies = {s.id: RULESET.policy("baseline") for s in seats}
+    state, _ = play_out(RULESET, state, policies, seed, max_actions=20_000)
+    assert isinstance(state, RiskState)
+    assert state.phase is Phase.GAME_OVER and state.winner in state.active_ids()
+
+
+def test_baseline_beats_random_seats() -> None:
+    """The baseline is sensible: against three random seats it wins far more than its 1-in-4 share."""
+    wins = 0
+    for seed in range(24):
+        seats = [Seat(id=i + 1, name=f"P{i}") for i in range(4)]
+        state, _ = RULESET.new_game(seats, RiskOptions(), seed)
+        smart = 1 + seed % 4
+        policies = {s.id: RULESET.policy("baseline" if s.id == smart else "random") for s in seats}
+        state, _ = play_out(RULESET, state, policies, seed)
+        wins += RULESET.winners(state) == [smart]
+    assert wins >= 12, f"the baseline won only {wins} of 24 games"
