@@ -22,7 +22,10 @@ def fewest_border(board: RiskMap, s: RiskState, pid: int) -> str:
 
 
 def timeout_actions(board: RiskMap, s: RiskState, pid: int) -> list[A.Action]:
-    """The actions that settle `pid`'s pending decision in the least harmful legal way."""
+    """The actions that settle `pid`'s pending decision in the least harmful legal way.
+
+    Apply them in order and stop when the game ends: a placement can complete a mission midway.
+    """
     i = s.interrupt
     if i is not None:
         if i.kind == "defend":

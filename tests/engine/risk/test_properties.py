@@ -95,6 +95,8 @@ def check_pending(s: RiskState) -> None:
         assert s.player(d.player) is not None and s.player(d.player).status == "active"
     state = s
     for act in RULESET.timeout_actions(s, decisions[0].player):
+        if RULESET.winners(state) is not None:
+            break  # a placement can complete a mission midway: the rest is not played
         state, _ = RULESET.apply(state, act)
     assert state.seq > s.seq
 

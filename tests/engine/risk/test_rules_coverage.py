@@ -13,14 +13,8 @@ DEFINITION = re.compile(r"\*\*(RISK-[A-Z]+-\d+)\*\*")
 # Rules that live in the Discord layer, the renderer or the timer service, each owned by its issue.
 # They are tested in those packages; the list shrinks as those issues land.
 DEFERRED: dict[str, str] = {
-    "RISK-ERR-2": "#3 Discord layer: ephemeral errors, public successes, no game in the channel",
-    "RISK-ERR-3": "#3 Discord layer: ephemeral errors, public successes, no game in the channel",
-    "RISK-ERR-4": "#3 Discord layer: ephemeral errors, public successes, no game in the channel",
-    "RISK-ERR-21": "#3 Discord layer: ephemeral errors, public successes, no game in the channel",
-    "RISK-ERR-62": "#3 lobby commands",
-    "RISK-ERR-63": "#3 lobby commands",
-    "RISK-ERR-64": "#3 lobby commands",
-    "RISK-ERR-65": "#3 lobby commands",
+    "RISK-ERR-2": "#3 Discord layer: ephemeral errors, public successes",
+    "RISK-ERR-3": "#3 Discord layer: ephemeral errors, public successes",
     "RISK-DIG-15": "#3 slash commands",
     "RISK-DIG-16": "#3 slash commands",
     "RISK-DIG-17": "#3 slash commands",
@@ -49,8 +43,6 @@ DEFERRED: dict[str, str] = {
     "RISK-DIG-48": "#5 turn timer and absent players",
     "RISK-DIG-49": "#5 turn timer and absent players",
     "RISK-DIG-50": "#5 turn timer and absent players",
-    "RISK-DIG-51": "#3 service: one command at a time per game",
-    "RISK-DIG-53": "#3 store: persist after every action",
 }
 
 

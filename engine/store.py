@@ -1,0 +1,317 @@
+"""SQLite persistence through aiosqlite: numbered migrations, games, the action log and timers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+LIVE = ("lobby", "running")
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: games (one live game per channel), the action log with unique interaction ids, timers
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        channel_id INTEGER NOT NULL,
+        guild_id INTEGER,
+        ruleset TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('lobby', 'running', 'finished', 'abandoned')),
+        host_id INTEGER NOT NULL,
+        seed INTEGER NOT NULL,
+        lobby TEXT NOT NULL,
+        state TEXT,
+        version INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX games_one_live_per_channel ON games(channel_id) WHERE status IN ('lobby', 'running');
+    CREATE INDEX games_guild ON games(guild_id, status);
+    CREATE TABLE actions (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        actor INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        events TEXT NOT NULL,
+        interaction_id TEXT UNIQUE,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE TABLE timers (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        due_at REAL NOT NULL,
+        payload TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE INDEX timers_due ON timers(due_at);
+    """,
+)
+
+
+class StoreError(Exception):
+    """A storage problem the caller can explain to the player."""
+
+
+class ChannelBusy(StoreError):
+    """The channel already holds a live game."""
+
+
+class VersionConflict(StoreError):
+    """The game changed since it was read: the optimistic check failed."""
+
+
+class DuplicateInteraction(StoreError):
+    """This interaction was applied already."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    id: int
+    channel_id: int
+    guild_id: int | None
+    ruleset: str
+    status: str
+    host_id: int
+    seed: int
+    lobby: dict[str, Any]
+    state: str | None
+    version: int
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    game_id: int
+    seq: int
+    actor: int
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+    interaction_id: str | None
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class TimerRow:
+    id: int
+    game_id: int
+    kind: str
+    due_at: float
+    payload: dict[str, Any]
+
+
+_GAME_COLUMNS = (
+    "id, channel_id, guild_id, ruleset, status, host_id, seed, lobby, state, version, created_at, updated_at"
+)
+
+
+def _game(row: sqlite3.Row | tuple[Any, ...]) -> GameRow:
+    values = list(row)
+    values[7] = json.loads(values[7])
+    return GameRow(*values)
+
+
+def _action(row: sqlite3.Row | tuple[Any, ...]) -> ActionRow:
+    game_id, seq, actor, action, events, interaction_id, created_at = row
+    return ActionRow(game_id, seq, actor, json.loads(action), json.loads(events), interaction_id, created_at)
+
+
+class Store:
+    """One SQLite database; writes are serialised, each in its own transaction."""
+
+    def __init__(self, db: aiosqlite.Connection, clock: Any = time.time) -> None:
+        self._db = db
+        self._write = asyncio.Lock()
+        self._clock = clock
+
+    @classmethod
+    async def open(cls, path: str | Path, clock: Any = time.time) -> Store:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA synchronous=NORMAL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        await db.execute("PRAGMA busy_timeout=5000")
+        store = cls(db, clock)
+        await store.migrate()
+        return store
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def schema_version(self) -> int:
+        async with self._db.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def migrate(self) -> int:
+        """Apply the numbered migrations not yet applied; return the schema version."""
+        current = await self.schema_version()
+        if current > len(MIGRATIONS):
+            raise StoreError(f"the database has schema {current}, newer than this bot's {len(MIGRATIONS)}")
+        for number in range(current + 1, len(MIGRATIONS) + 1):
+            async with self.transaction() as db:
+                for statement in MIGRATIONS[number - 1].split(";"):
+                    if statement.strip():
+                        await db.execute(statement)
+                await db.execute(f"PRAGMA user_version = {number}")
+        return len(MIGRATIONS)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """BEGIN IMMEDIATE … COMMIT, rolled back on any error."""
+        async with self._write:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    async def integrity_ok(self) -> bool:
+        async with self._db.execute("PRAGMA integrity_check") as cur:
+            row = await cur.fetchone()
+        return bool(row) and row[0] == "ok"
+
+    # -- games
+
+    async def live_game(self, channel_id: int) -> GameRow | None:
+        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')"
+        async with self._db.execute(sql, (channel_id,)) as cur:
+            row = await cur.fetchone()
+        return _game(row) if row else None
+
+    async def latest_game(self, channel_id: int) -> GameRow | None:
+        """The channel's live game, or else its most recent one."""
+        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1"
+        async with self._db.execute(sql, (channel_id,)) as cur:
+            row = await cur.fetchone()
+        return _game(row) if row else None
+
+    async def game(self, game_id: int) -> GameRow | None:
+        async with self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        return _game(row) if row else None
+
+    async def running_games(self) -> list[GameRow]:
+        async with self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running'") as cur:
+            return [_game(r) for r in await cur.fetchall()]
+
+    async def create_game(
+        self, channel_id: int, guild_id: int | None, ruleset: str, host_id: int, seed: int, lobby: dict[str, Any]
+    ) -> GameRow:
+        now = self._clock()
+        try:
+            async with self.transaction() as db:
+                cur = await db.execute(
+                    "INSERT INTO games (channel_id, guild_id, ruleset, status, host_id, seed, lobby, version, "
+                    "created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ?)",
+                    (channel_id, guild_id, ruleset, host_id, seed, json.dumps(lobby), now, now),
+                )
+                game_id = cur.lastrowid
+        except sqlite3.IntegrityError as err:
+            raise ChannelBusy("this channel already has a game") from err
+        row = await self.game(int(game_id or 0))
+        assert row is not None
+        return row
+
+    async def update_game(
+        self, game_id: int, expected_version: int, *, lobby: dict[str, Any] | None = None,
+        state: str | None = None, status: str | None = None,
+    ) -> None:
+        """Change a game's lobby, state or status if it is still at `expected_version`."""
+        sets = ["version = version + 1", "updated_at = ?"]
+        params: list[Any] = [self._clock()]
+        for column, value in (("lobby", json.dumps(lobby) if lobby is not None else None), ("state", state),
+                              ("status", status)):
+            if value is not None:
+                sets.append(f"{column} = ?")
+                params.append(value)
+        async with self.transaction() as db:
+            cur = await db.execute(
+                f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?", (*params, game_id, expected_version)
+            )
+            if cur.rowcount != 1:
+                raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
+
+    async def record_action(
+        self, game_id: int, expected_version: int, seq: int, actor: int, action: dict[str, Any],
+        events: list[dict[str, Any]], state: str, interaction_id: str | None, status: str = "running",
+    ) -> None:
+        """Append one action and save the new state in one transaction, checking the version."""
+        now = self._clock()
+        async with self.transaction() as db:
+            try:
+                await db.execute(
+                    "INSERT INTO actions (game_id, seq, actor, action, events, interaction_id, created_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (game_id, seq, actor, json.dumps(action), json.dumps(events), interaction_id, now),
+                )
+            except sqlite3.IntegrityError as err:
+                if interaction_id is not None and "interaction_id" in str(err):
+                    raise DuplicateInteraction(interaction_id) from err
+                raise VersionConflict(f"action {seq} of game {game_id} exists already") from err
+            cur = await db.execute(
+                "UPDATE games SET state = ?, status = ?, version = version + 1, updated_at = ? "
+                "WHERE id = ? AND version = ?",
+                (state, status, now, game_id, expected_version),
+            )
+            if cur.rowcount != 1:
+                raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
+
+    # -- the action log
+
+    async def action_by_interaction(self, interaction_id: str) -> ActionRow | None:
+        async with self._db.execute(
+            "SELECT game_id, seq, actor, action, events, interaction_id, created_at FROM actions "
+            "WHERE interaction_id = ?", (interaction_id,),
+        ) as cur:
+            row = await cur.fetchone()
+        return _action(row) if row else None
+
+    async def actions(self, game_id: int, offset: int = 0, limit: int = 1_000_000) -> list[ActionRow]:
+        async with self._db.execute(
+            "SELECT game_id, seq, actor, action, events, interaction_id, created_at FROM actions "
+            "WHERE game_id = ? ORDER BY seq LIMIT ? OFFSET ?", (game_id, limit, offset),
+        ) as cur:
+            return [_action(r) for r in await cur.fetchall()]
+
+    async def count_actions(self, game_id: int) -> int:
+        async with self._db.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    # -- timers
+
+    async def add_timer(self, game_id: int, kind: str, due_at: float, payload: dict[str, Any] | None = None) -> int:
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "INSERT INTO timers (game_id, kind, due_at, payload) VALUES (?, ?, ?, ?)",
+                (game_id, kind, due_at, json.dumps(payload or {})),
+            )
+            return int(cur.lastrowid or 0)
+
+    async def next_timer(self) -> TimerRow | None:
+        async with self._db.execute(
+            "SELECT id, game_id, kind, due_at, payload FROM timers ORDER BY due_at, id LIMIT 1"
+        ) as cur:
+            row = await cur.fetchone()
+        return TimerRow(row[0], row[1], row[2], row[3], json.loads(row[4])) if row else None
+
+    async def delete_timers(self, game_id: int, kind: str | None = None) -> None:
+        async with self.transaction() as db:
+            if kind is None:
+                await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+            else:
+                await db.execute("DELETE FROM timers WHERE game_id = ? AND kind = ?", (game_id, kind))

@@ -1,0 +1,212 @@
+"""The game service: lobby, exactly-once actions, per-channel locking, AI seats, restarts."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from engine.core.errors import RuleError
+from engine.core.models import Seat
+from engine.games.risk import RiskState
+from engine.service import GameService
+from engine.store import Store
+
+ALICE, BOB, CAROL, DAVE = (111111111111111111 + i for i in range(4))
+CHANNEL, OTHER = 5000, 5001
+
+
+def seat(uid: int, name: str | None = None) -> Seat:
+    return Seat(id=uid, name=name or f"user{uid % 100}")
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[GameService]:
+    store = await Store.open(tmp_path / "bot.sqlite3")
+    yield GameService(store, seed_source=lambda: 42)
+    await store.close()
+
+
+async def code_of(coro: object) -> str:
+    with pytest.raises(RuleError) as info:
+        await coro  # type: ignore[misc]
+    return info.value.code
+
+
+async def three_humans(service: GameService, channel: int = CHANNEL, **options: object) -> RiskState:
+    await service.new_game(channel, 1, seat(ALICE), "risk", {"setup": "random_deal",
+                                                            "setup_placement": "bulk_sequential", **options})
+    await service.join(channel, seat(BOB))
+    await service.join(channel, seat(CAROL))
+    outcome = await service.start(channel, ALICE)
+    assert isinstance(outcome.state, RiskState)
+    return outcome.state
+
+
+async def play_setup(service: GameService, channel: int = CHANNEL) -> RiskState:
+    """Each human deploys all setup armies on their first territory."""
+    _, state = await service.current(channel)
+    assert isinstance(state, RiskState)
+    while state.phase.value == "setup_place":
+        pid = state.current
+        plan = {state.territories_of(pid)[0]: state.setup_left[pid]}
+        outcome = await service.act(channel, pid, {"type": "deploy", "placements": plan})
+        state = outcome.state  # type: ignore[assignment]
+    return state
+
+
+@pytest.mark.rule("RISK-ERR-4", "RISK-ERR-21")
+async def test_no_game_in_the_channel(service: GameService) -> None:
+    assert await code_of(service.act(CHANNEL, ALICE, {"type": "end_turn"})) == "E_NO_GAME"
+    with pytest.raises(RuleError) as info:
+        await service.current(CHANNEL)
+    assert "no game in this channel" in info.value.message
+
+
+@pytest.mark.rule("RISK-ERR-62", "RISK-ERR-63", "RISK-ERR-64", "RISK-ERR-65")
+async def test_lobby_errors(service: GameService) -> None:
+    await service.new_game(CHANNEL, 1, seat(ALICE, "Alice"), "risk", {"mode": "two_player"})
+    assert await code_of(service.join(CHANNEL, seat(ALICE))) == "E_ALREADY_JOINED"
+    await service.join(CHANNEL, seat(BOB))
+    err = await code_of(service.join(CHANNEL, seat(CAROL)))
+    assert err == "E_GAME_FULL"
+    with pytest.raises(RuleError) as info:
+        await service.join(CHANNEL, seat(CAROL))
+    assert info.value.message == "This game is full: two_player takes at most 2 players."
+    with pytest.raises(RuleError) as info:
+        await service.start(CHANNEL, BOB)
+    assert (info.value.code, info.value.message) == ("E_NOT_HOST", "Only the host (Alice) can do that.")
+    await service.start(CHANNEL, ALICE)
+    assert await code_of(service.join(CHANNEL, seat(CAROL))) == "E_ALREADY_STARTED"
+
+
+async def test_a_channel_holds_one_game_and_options_are_validated(service: GameService) -> None:
+    assert await code_of(service.new_game(CHANNEL, 1, seat(ALICE), "chess", {})) == "E_UNKNOWN_GAME"
+    assert await code_of(service.new_game(CHANNEL, 1, seat(ALICE), "risk", {"mode": "blitz"})) == "E_BAD_OPTION"
+    await service.new_game(CHANNEL, 1, seat(ALICE), "risk", {})
+    assert await code_of(service.new_game(CHANNEL, 1, seat(BOB), "risk", {})) == "E_CHANNEL_BUSY"
+    assert await code_of(service.start(CHANNEL, ALICE)) == "E_PLAYER_COUNT"
+
+
+async def test_start_seats_players_and_ai_seats_answer_their_decisions(service: GameService) -> None:
+    await service.new_game(CHANNEL, 1, seat(ALICE), "risk", {"setup": "random_deal"})
+    await service.add_ai(CHANNEL, ALICE)
+    await service.add_ai(CHANNEL, ALICE)
+    assert await code_of(service.add_ai(CHANNEL, BOB)) == "E_NOT_HOST"
+    outcome = await service.start(CHANNEL, ALICE)
+    state = outcome.state
+    assert isinstance(state, RiskState)
+    assert {p.id for p in state.players} == {ALICE, 1, 2}
+    assert all(d.player == ALICE for d in outcome.pending), "AI seats played until the human must decide"
+    assert any(step.ai for step in outcome.steps) or state.current == ALICE
+
+
+@pytest.mark.rule("RISK-DIG-53")
+async def test_every_action_is_saved_and_survives_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    store = await Store.open(path)
+    service = GameService(store, seed_source=lambda: 42)
+    await three_humans(service)
+    state = await play_setup(service)
+    game, _ = await service.current(CHANNEL)
+    assert await store.count_actions(game.id) == state.seq
+    await store.close()
+    reopened = GameService(await Store.open(path), seed_source=lambda: 1)
+    game2, again = await reopened.current(CHANNEL)
+    assert again == state and game2.version == game.version
+    outcome = await reopened.act(CHANNEL, state.current, {"type": "place", "territory": state.territories_of(
+        state.current)[0], "count": state.pool})
+    assert outcome.state.seq == state.seq + 1
+    await reopened.store.close()
+
+
+async def test_a_rule_error_changes_nothing(service: GameService) -> None:
+    await three_humans(service)
+    state = await play_setup(service)
+    game, _ = await service.current(CHANNEL)
+    other = next(p.id for p in state.players if p.id != state.current)
+    assert await code_of(service.act(CHANNEL, other, {"type": "end_turn"})) == "E_NOT_YOUR_TURN"
+    assert await code_of(service.act(CHANNEL, state.current, {"type": "attack"})) == "E_BAD_ACTION"
+    after, same = await service.current(CHANNEL)
+    assert same == state and after.version == game.version
+    assert await service.store.count_actions(game.id) == state.seq
+
+
+async def test_fifty_deliveries_of_one_interaction_apply_once(service: GameService) -> None:
+    await three_humans(service)
+    state = await play_setup(service)
+    t = state.territories_of(state.current)[0]
+    data = {"type": "place", "territory": t, "count": 1}
+    outcomes = await asyncio.gather(*(service.act(CHANNEL, state.current, data, "itx-1") for _ in range(50)))
+    assert sum(not o.duplicate for o in outcomes) == 1
+    _, after = await service.current(CHANNEL)
+    assert after.armies[t] == state.armies[t] + 1 and after.seq == state.seq + 1
+
+
+@pytest.mark.rule("RISK-DIG-51")
+async def test_concurrent_commands_in_one_channel_apply_one_at_a_time(service: GameService) -> None:
+    await three_humans(service)
+    state = await play_setup(service)
+    player = state.current
+    await service.act(CHANNEL, player, {"type": "place", "territory": state.territories_of(player)[0],
+                                        "count": state.pool})
+    results = await asyncio.gather(*(service.act(CHANNEL, player, {"type": "end_turn"}, f"end-{k}")
+                                     for k in range(10)), return_exceptions=True)
+    applied = [r for r in results if not isinstance(r, Exception)]
+    refused = [r for r in results if isinstance(r, RuleError)]
+    assert len(applied) == 1 and len(refused) == 9
+    assert {r.code for r in refused} == {"E_NOT_YOUR_TURN"}
+
+
+async def test_channels_do_not_block_each_other(service: GameService) -> None:
+    await three_humans(service, CHANNEL)
+    await three_humans(service, OTHER)
+    other_state = await play_setup(service, OTHER)
+    async with service.lock(CHANNEL):  # a long command holds the first channel
+        outcome = await asyncio.wait_for(service.act(OTHER, other_state.current, {"type": "place", "territory":
+                                         other_state.territories_of(other_state.current)[0], "count": 1}), 2)
+    assert outcome.state.seq == other_state.seq + 1
+
+
+async def test_a_corrupt_game_affects_only_its_channel(service: GameService) -> None:
+    await three_humans(service, CHANNEL)
+    await three_humans(service, OTHER)
+    game = await service.store.live_game(CHANNEL)
+    async with service.store.transaction() as db:
+        await db.execute("UPDATE games SET state = '{\"game\": \"risk\", \"oops\": 1}', version = version + 1 "
+                         "WHERE id = ?", (game.id,))
+    assert await code_of(service.act(CHANNEL, ALICE, {"type": "end_turn"})) == "E_GAME_CORRUPT"
+    _, state = await service.current(OTHER)
+    assert state is not None and state.seq == 0
+
+
+async def test_a_finished_game_says_so(service: GameService) -> None:
+    await service.new_game(CHANNEL, 1, seat(ALICE, "Alice"), "risk", {"setup": "random_deal"})
+    await service.join(CHANNEL, seat(BOB, "Bob"))
+    await service.join(CHANNEL, seat(CAROL, "Carol"))
+    await service.start(CHANNEL, ALICE)
+    await service.act(CHANNEL, BOB, {"type": "resign"})
+    outcome = await service.act(CHANNEL, CAROL, {"type": "resign"})
+    assert outcome.winners == [ALICE] and outcome.game.status == "finished"
+    with pytest.raises(RuleError) as info:
+        await service.act(CHANNEL, ALICE, {"type": "end_turn"})
+    assert (info.value.code, info.value.message) == (
+        "E_GAME_OVER", "This game is over — Alice won. Start a new one with `/game new`.")
+
+
+async def test_leaving_the_lobby_passes_the_host_seat(service: GameService) -> None:
+    await service.new_game(CHANNEL, 1, seat(ALICE), "risk", {})
+    await service.join(CHANNEL, seat(BOB))
+    game = await service.leave(CHANNEL, ALICE)
+    assert game is not None and game.host_id == BOB
+    assert await service.leave(CHANNEL, BOB) is None
+    assert await service.store.live_game(CHANNEL) is None
+
+
+async def test_abandon_needs_the_host_or_a_moderator(service: GameService) -> None:
+    await service.new_game(CHANNEL, 1, seat(ALICE), "risk", {})
+    assert await code_of(service.abandon(CHANNEL, BOB, moderator=False)) == "E_NOT_HOST"
+    await service.abandon(CHANNEL, BOB, moderator=True)
+    assert await service.store.live_game(CHANNEL) is None

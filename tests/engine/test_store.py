@@ -1,0 +1,87 @@
+"""The SQLite store: migrations, one live game per channel, the optimistic version check, dedup."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from engine.store import MIGRATIONS, ChannelBusy, DuplicateInteraction, Store, StoreError, VersionConflict
+
+
+async def test_migrations_build_an_empty_file(tmp_path: Path) -> None:
+    path = tmp_path / "new" / "bot.sqlite3"
+    store = await Store.open(path)
+    assert await store.schema_version() == len(MIGRATIONS)
+    async with aiosqlite.connect(path) as db:
+        async with db.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cur:
+            tables = {row[0] for row in await cur.fetchall()}
+        async with db.execute("PRAGMA journal_mode") as cur:
+            assert (await cur.fetchone())[0] == "wal"
+    assert {"games", "actions", "timers"} <= tables
+    assert await store.integrity_ok()
+    await store.close()
+    again = await Store.open(path)  # reopening applies nothing twice
+    assert await again.migrate() == len(MIGRATIONS)
+    await again.close()
+
+
+async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    async with aiosqlite.connect(path) as db:
+        await db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+        await db.commit()
+    with pytest.raises(StoreError, match="newer"):
+        await Store.open(path)
+
+
+async def test_one_live_game_per_channel(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "bot.sqlite3")
+    game = await store.create_game(1, 10, "risk", 100, 7, {"game": "risk"})
+    with pytest.raises(ChannelBusy):
+        await store.create_game(1, 10, "risk", 101, 8, {"game": "risk"})
+    other = await store.create_game(2, 10, "risk", 101, 8, {"game": "risk"})
+    assert other.id != game.id
+    await store.update_game(game.id, game.version, status="finished")
+    replacement = await store.create_game(1, 10, "risk", 102, 9, {"game": "risk"})
+    assert (await store.live_game(1)) == replacement
+    await store.close()
+
+
+async def test_record_action_checks_the_version_and_writes_nothing_on_conflict(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "bot.sqlite3")
+    game = await store.create_game(1, None, "risk", 100, 7, {})
+    await store.record_action(game.id, game.version, 1, 100, {"type": "x"}, [], '{"s": 1}', "i-1")
+    with pytest.raises(VersionConflict):
+        await store.record_action(game.id, game.version, 2, 100, {"type": "y"}, [], '{"s": 2}', "i-2")
+    assert await store.count_actions(game.id) == 1
+    assert (await store.game(game.id)).state == '{"s": 1}'
+    assert await store.action_by_interaction("i-2") is None
+    await store.close()
+
+
+async def test_a_retried_interaction_is_recognised(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "bot.sqlite3")
+    game = await store.create_game(1, None, "risk", 100, 7, {})
+    await store.record_action(game.id, game.version, 1, 100, {"type": "x"}, [{"type": "e"}], "{}", "i-1")
+    fresh = await store.game(game.id)
+    with pytest.raises(DuplicateInteraction):
+        await store.record_action(game.id, fresh.version, 2, 100, {"type": "x"}, [], "{}", "i-1")
+    row = await store.action_by_interaction("i-1")
+    assert row is not None and row.seq == 1 and row.events == [{"type": "e"}]
+    assert await store.count_actions(game.id) == 1
+    await store.close()
+
+
+async def test_timers_come_back_in_due_order(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "bot.sqlite3")
+    game = await store.create_game(1, None, "risk", 100, 7, {})
+    await store.add_timer(game.id, "deadline", 200.0, {"turn": 3})
+    await store.add_timer(game.id, "reminder", 150.0)
+    first = await store.next_timer()
+    assert first is not None and (first.kind, first.due_at) == ("reminder", 150.0)
+    await store.delete_timers(game.id, "reminder")
+    nxt = await store.next_timer()
+    assert nxt is not None and nxt.payload == {"turn": 3}
+    await store.close()
