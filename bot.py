@@ -1,20 +1,97 @@
 """Entry point of the game-master bot.
 
-`python bot.py --demo` plays a whole offline game with AI seats (no Discord token needed) and writes
-the game record and a transcript of the narration to an output folder.
+`python bot.py` connects to Discord with the token from the environment or `.env`. Without a token it
+explains how to get one and plays an offline demo game instead; `python bot.py --demo` always does.
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from pathlib import Path
+
+import discord
+import yarl
+from discord.ext import commands
+from pydantic import SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from engine.core.models import Seat
 from engine.core.play import play_out
 from engine.core.record import GameRecord
 from engine.games import NAMES, get
 from engine.positions import record_json
+from engine.service import GameService
+from engine.store import Store
+
+log = logging.getLogger("gamemaster")
+
+TOKEN_HELP = """No valid Discord bot token was found.
+
+To run the bot in Discord:
+  1. Open https://discord.com/developers/applications and create an application.
+  2. Under "Bot", press "Reset Token" and copy the token.
+  3. Put it in a file named .env beside bot.py:  DISCORD_TOKEN=your-token
+     (or set the DISCORD_TOKEN environment variable). See .env.example and the README.
+"""
+
+
+class Settings(BaseSettings):
+    """Configuration from the environment or `.env` (see `.env.example`)."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    discord_token: SecretStr | None = None
+    database_path: Path = Path("var/gamemaster.sqlite3")
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    discord_api_base: str | None = None
+    """Test only: the REST base URL of a fake Discord server."""
+    discord_gateway_url: str | None = None
+    """Test only: the gateway URL of a fake Discord server."""
+
+
+EXTENSIONS = ("cogs.lobby", "cogs.views", "cogs.risk")
+
+
+class GameMasterBot(commands.Bot):
+    """The bot: opens the store, loads one cog per feature, syncs the slash commands."""
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+                         help_command=None)
+        self.settings = settings
+        self.store: Store | None = None
+        self.service: GameService
+
+    async def setup_hook(self) -> None:
+        self.store = await Store.open(self.settings.database_path)
+        self.service = GameService(self.store)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        if self.settings.dev_guild_id:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+        log.info("ready: %d slash command groups synced", len(self.tree.get_commands()))
+
+    async def close(self) -> None:
+        await super().close()
+        if self.store is not None:
+            await self.store.close()
+            self.store = None
+
+
+def point_at(api_base: str | None, gateway_url: str | None) -> None:
+    """Send REST and gateway traffic to a fake Discord server (tests only)."""
+    if api_base:
+        discord.http.Route.BASE = api_base.rstrip("/")
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
 
 DEMO_NAMES = ("Ada", "Björn", "Chiyo", "Dmitri", "Eun-ji", "Farah")
 
@@ -46,15 +123,35 @@ def run_demo(game: str, players: int, seed: int, out: Path, policy: str = "basel
     return record
 
 
+def run_discord(settings: Settings) -> int:
+    """Connect to Discord and serve until stopped; explain a bad token instead of a traceback."""
+    if settings.discord_api_base or settings.discord_gateway_url:
+        point_at(settings.discord_api_base, settings.discord_gateway_url)
+    token = settings.discord_token.get_secret_value() if settings.discord_token else ""
+    bot = GameMasterBot(settings)
+    try:
+        bot.run(token, log_handler=None)
+    except discord.LoginFailure:
+        print(TOKEN_HELP, file=sys.stderr)
+        return 2
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--demo", action="store_true", help="play an offline AI game (the default for now)")
+    parser.add_argument("--demo", action="store_true", help="play an offline AI game instead of connecting")
     parser.add_argument("--game", default="risk", choices=[n.replace("_", "-") for n in NAMES])
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--out", type=Path, default=Path("out/demo"))
     parser.add_argument("--policy", choices=("random", "baseline"), default="baseline")
     args = parser.parse_args(argv)
+    settings = Settings()
+    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if not args.demo:
+        if settings.discord_token is not None and settings.discord_token.get_secret_value().strip():
+            return run_discord(settings)
+        print(TOKEN_HELP + "\nPlaying an offline demo game instead.\n", file=sys.stderr)
     ruleset = get(args.game)
     low, high = ruleset.player_range(ruleset.options_model())
     if not low <= args.players <= high:

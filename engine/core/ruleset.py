@@ -23,6 +23,8 @@ class Ruleset(Protocol):
 
     def parse_action(self, data: dict[str, Any]) -> Action: ...
 
+    def parse_event(self, data: dict[str, Any]) -> Event: ...
+
     def new_game(
         self, seats: Sequence[Seat], options: BaseModel, seed: int
     ) -> tuple[GameState, list[Event]]: ...
@@ -45,6 +47,14 @@ class Ruleset(Protocol):
 
     def narrate(self, event: Event, state: GameState, locale: str = "en") -> str | None:
         """The public sentence for an event (None for a private one)."""
+        ...
+
+    def prompt(self, decision: Decision, state: GameState, locale: str = "en") -> str:
+        """What the deciding seat is asked to do, in words."""
+        ...
+
+    def text_board(self, state: GameState, locale: str = "en") -> str:
+        """The public board as text: the accessible fallback of the picture."""
         ...
 
     def timeout_action(self, state: GameState, player: int) -> Action:

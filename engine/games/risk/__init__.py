@@ -12,9 +12,10 @@ from engine.core.ruleset import Policy
 from engine.games.risk import rules, setup, timeouts
 from engine.games.risk.actions import ACTION_ADAPTER
 from engine.games.risk.ai import POLICIES
+from engine.games.risk.events import EVENT_ADAPTER
 from engine.games.risk.mapdata import RiskMap, classic
 from engine.games.risk.state import NEUTRAL, Phase, RiskOptions, RiskState
-from engine.games.risk.text import narrate
+from engine.games.risk.text import narrate, prompt, text_board
 from engine.games.risk.view import view
 
 
@@ -33,6 +34,9 @@ class RiskRuleset:
 
     def parse_action(self, data: dict[str, Any]) -> Action:
         return ACTION_ADAPTER.validate_python(data)
+
+    def parse_event(self, data: dict[str, Any]) -> Event:
+        return EVENT_ADAPTER.validate_python(data)
 
     def new_game(self, seats: Sequence[Seat], options: BaseModel, seed: int) -> tuple[GameState, list[Event]]:
         assert isinstance(options, RiskOptions)
@@ -60,6 +64,14 @@ class RiskRuleset:
     def narrate(self, event: Event, state: GameState, locale: str = "en") -> str | None:
         assert isinstance(state, RiskState)
         return narrate(event, state, self.board, locale)
+
+    def prompt(self, decision: Decision, state: GameState, locale: str = "en") -> str:
+        assert isinstance(state, RiskState)
+        return prompt(decision, state, self.board, locale)
+
+    def text_board(self, state: GameState, locale: str = "en") -> str:
+        assert isinstance(state, RiskState)
+        return text_board(state, self.board, locale)
 
     def timeout_action(self, state: GameState, player: int) -> Action:
         return self.timeout_actions(state, player)[0]

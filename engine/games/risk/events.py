@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, TypeAdapter
 
 from engine.core.models import Event
 
@@ -153,3 +153,12 @@ class GameWon(Event):
     player: int
     reason: Literal["last_standing", "mission"]
     missions: dict[int, str] = Field(default_factory=dict)
+
+
+RiskEvent = Annotated[
+    FirstPlayerRolled | TerritoriesDealt | MissionDealt | MissionChanged | Claimed | Placed | Planned |
+    PlanSubmitted | PlansRevealed | SetupFinished | TurnStarted | CardsTraded | AttackDeclared | Battle |
+    Conquered | Moved | Eliminated | CardDrawn | DeckReshuffled | PlayerLeft | GameWon,
+    Field(discriminator="type"),
+]
+EVENT_ADAPTER: TypeAdapter[RiskEvent] = TypeAdapter(RiskEvent)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.core.errors import RuleError
 from engine.core.i18n import translate
-from engine.core.models import Event
+from engine.core.models import Decision, Event
 from engine.games.risk import events as E
 from engine.games.risk.mapdata import RiskMap, classic
 from engine.games.risk.state import RiskState
@@ -109,3 +109,13 @@ def narrate(event: Event, s: RiskState, board: RiskMap | None = None, locale: st
                 text += " " + translate("risk.event.missions_revealed", locale, missions=shown)
             return text
     return None
+
+
+def prompt(decision: Decision, s: RiskState, board: RiskMap | None = None, locale: str = "en") -> str:
+    """What the deciding seat is asked to do next (RISK-DIG-9 … DIG-13)."""
+    b = board or classic()
+    detail = dict(decision.detail)
+    for key in ("source", "target"):
+        if detail.get(key) in b.territory:
+            detail[key] = b.territory[detail[key]].name
+    return translate("risk.decision." + decision.kind, locale, **detail)

@@ -1,0 +1,159 @@
+"""What every cog shares: seats from users, error replies, narration of outcomes, turn pings."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from engine.core.errors import RuleError
+from engine.core.i18n import translate
+from engine.core.models import Decision, Event, GameState, Seat
+from engine.service import GameService, Outcome
+
+if TYPE_CHECKING:
+    from bot import GameMasterBot
+
+log = logging.getLogger("gamemaster.cogs")
+
+MESSAGE_LIMIT = 2000
+AI_ID_LIMIT = 1000
+"""Seat ids below this are AI seats (Discord user ids are far larger)."""
+
+
+def service_of(interaction: discord.Interaction) -> GameService:
+    bot: GameMasterBot = interaction.client  # type: ignore[assignment]
+    return bot.service
+
+
+def seat_for(user: discord.abc.User, colour: str | None = None) -> Seat:
+    return Seat(id=user.id, name=(user.display_name or user.name)[:100], colour=colour)
+
+
+def who(pid: int, state: GameState | None) -> str:
+    """A mention for a human seat, the name for an AI seat."""
+    if pid >= AI_ID_LIMIT:
+        return f"<@{pid}>"
+    name = getattr(state, "name", None)
+    return name(pid) if callable(name) else f"AI {pid}"
+
+
+def is_moderator(interaction: discord.Interaction) -> bool:
+    perms = getattr(interaction, "permissions", None)
+    return bool(perms and (perms.manage_channels or perms.administrator))
+
+
+def locale_of(interaction: discord.Interaction) -> str:
+    return str(interaction.locale.value).split("-")[0] if interaction.locale else "en"
+
+
+async def reply(interaction: discord.Interaction, content: str, *, ephemeral: bool = False,
+                view: discord.ui.View | None = None, files: Sequence[discord.File] = ()) -> None:
+    """Answer an interaction whether or not it was deferred or answered already."""
+    kwargs: dict[str, object] = {"ephemeral": ephemeral, "files": list(files)}
+    if view is not None:
+        kwargs["view"] = view
+    if interaction.response.is_done():
+        await interaction.followup.send(content, **kwargs)  # type: ignore[arg-type]
+    else:
+        await interaction.response.send_message(content, **kwargs)  # type: ignore[arg-type]
+
+
+async def refuse(interaction: discord.Interaction, err: RuleError) -> None:
+    """A rule or permission problem: a polite private message; nothing changed."""
+    await reply(interaction, "⚠️ " + err.localized(locale_of(interaction)), ephemeral=True)
+
+
+def chunks(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Join lines into messages under Discord's length limit."""
+    messages: list[str] = []
+    current = ""
+    for line in lines:
+        line = line if len(line) < limit else line[: limit - 1] + "…"
+        if current and len(current) + 1 + len(line) > limit:
+            messages.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    if current:
+        messages.append(current)
+    return messages
+
+
+def narrate(outcome: Outcome, events: Sequence[Event] | None = None) -> list[str]:
+    """Public lines for the outcome's events; consecutive battles on one front share a line."""
+    ruleset, state = outcome.ruleset, outcome.state
+    if state is None:
+        return []
+    lines: list[str] = []
+    front: tuple[str, str] | None = None
+    for event in outcome.events if events is None else events:
+        text = ruleset.narrate(event, state)
+        if text is None:
+            continue
+        source, target = getattr(event, "source", None), getattr(event, "target", None)
+        if event.type == "battle" and front == (source, target) and lines:
+            rolls = text.split(": ", 1)[-1]
+            lines[-1] = lines[-1] + " · " + rolls
+            continue
+        front = (source, target) if event.type == "battle" else None
+        lines.append(text)
+    return lines
+
+
+def ping(outcome: Outcome, decision: Decision, locale: str = "en") -> str:
+    """The line that tells a seat what to decide next."""
+    assert outcome.state is not None
+    what = outcome.ruleset.prompt(decision, outcome.state, locale)
+    return translate("decision.ping", locale, player=who(decision.player, outcome.state), what=what)
+
+
+def outcome_lines(outcome: Outcome, lead: str | None = None, locale: str = "en") -> list[str]:
+    """What happened, then a ping for each seat that must decide next."""
+    lines = ([lead] if lead else []) + narrate(outcome)
+    if outcome.state is not None and outcome.winners is None:
+        seen: set[int] = set()
+        for decision in outcome.pending:
+            if decision.player not in seen:
+                seen.add(decision.player)
+                lines.append(ping(outcome, decision, locale))
+    return lines
+
+
+async def announce(channel: discord.abc.Messageable, outcome: Outcome, lead: str | None = None) -> None:
+    """Post what happened, then ping whoever must decide next (RISK-ERR-3: successes are public)."""
+    for message in chunks(outcome_lines(outcome, lead)):
+        await channel.send(message, allowed_mentions=discord.AllowedMentions(users=True))
+
+
+async def on_app_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+    """Any failure becomes a private message; an unexpected one is logged, never shown as a traceback."""
+    original = getattr(error, "original", error)
+    if isinstance(original, RuleError):
+        await refuse(interaction, original)
+        return
+    if isinstance(error, app_commands.CheckFailure):
+        message = translate("error.not_allowed", locale_of(interaction))
+    else:
+        log.exception("command failed", exc_info=original)
+        message = translate("error.unexpected", locale_of(interaction))
+    try:
+        await reply(interaction, "⚠️ " + message, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not tell the user about the failure")
+
+
+async def respond(interaction: discord.Interaction, outcome: Outcome, lead: str | None = None,
+                  view: discord.ui.View | None = None) -> None:
+    """Answer a command publicly with what happened and who decides next (one or more messages)."""
+    if outcome.duplicate:
+        await reply(interaction, translate("already_done", locale_of(interaction)), ephemeral=True)
+        return
+    lines = outcome_lines(outcome, lead, locale_of(interaction))
+    messages = chunks(lines) or [translate("done", locale_of(interaction))]
+    for index, message in enumerate(messages):
+        last = index == len(messages) - 1
+        await reply(interaction, message, view=view if last else None)
