@@ -17,6 +17,7 @@ from discord.ext import commands
 from pydantic import SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from cogs.common import on_app_command_error
 from engine.core.models import Seat
 from engine.core.play import play_out
 from engine.core.record import GameRecord
@@ -68,6 +69,7 @@ class GameMasterBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_path)
         self.service = GameService(self.store)
+        self.tree.on_error = on_app_command_error
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.settings.dev_guild_id:

@@ -124,13 +124,6 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         shown = ("mode", "setup", "setup_placement", "fortify_mode", "defender_dice")
         return ", ".join(f"{k}: {options[k]}" for k in shown if k in options)
 
-    async def cog_app_command_error(self, interaction: discord.Interaction,
-                                    error: app_commands.AppCommandError) -> None:
-        original = getattr(error, "original", error)
-        if isinstance(original, RuleError):
-            await refuse(interaction, original)
-        else:
-            raise error
 
 
 class ConfirmAbandon(discord.ui.View):

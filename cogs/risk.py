@@ -318,13 +318,6 @@ class RiskCog(commands.GroupCog, group_name="risk", group_description="Play clas
         await reply(interaction, translate("resign.confirm", locale_of(interaction)), ephemeral=True,
                     view=ConfirmResign())
 
-    async def cog_app_command_error(self, interaction: discord.Interaction,
-                                    error: app_commands.AppCommandError) -> None:
-        original = getattr(error, "original", error)
-        if isinstance(original, RuleError):
-            await refuse(interaction, original)
-        else:
-            raise error
 
 
 def _card(card: str) -> str:

@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import chunks, locale_of, refuse, reply, service_of, who
+from cogs.common import chunks, locale_of, reply, service_of, who
 from engine.core.errors import RuleError
 from engine.core.i18n import translate
 from engine.games import get
@@ -53,13 +53,6 @@ class Views(commands.Cog):
                 lines.append(f"`#{row.seq}` {actor}: " + (" ".join(texts) or row.action.get("type", "?")))
         await reply(interaction, chunks(lines)[0], ephemeral=True)
 
-    async def cog_app_command_error(self, interaction: discord.Interaction,
-                                    error: app_commands.AppCommandError) -> None:
-        original = getattr(error, "original", error)
-        if isinstance(original, RuleError):
-            await refuse(interaction, original)
-        else:
-            raise error
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -145,3 +146,20 @@ def rejects(state: RiskState, act: Action | tuple[Any, ...], code: str, dice: li
 
 def of_type(events: list[Event], kind: str) -> list[Any]:
     return [e for e in events if e.type == kind]
+
+
+def on_board(s: RiskState, pid: int) -> int:
+    """Armies a player (or Neutral) has on the board."""
+    return sum(s.armies[t] for t, o in s.owner.items() if o == pid)
+
+
+def drive(s: RiskState, stop: Callable[[RiskState], bool]) -> tuple[RiskState, list[Event], list[int]]:
+    """Play the skip-mode actions for whoever must decide until `stop`; returns the actors in order."""
+    events: list[Event] = []
+    actors: list[int] = []
+    while not stop(s):
+        who = RULESET.pending(s)[0].player
+        s, evs = play(s, RULESET.timeout_action(s, who))
+        events += evs
+        actors.append(who)
+    return s, events, actors

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -25,9 +24,11 @@ from tests.engine.risk.helpers import (
     P4,
     P5,
     PLAYERS,
+    drive,
     new,
     new_with_events,
     of_type,
+    on_board,
     play,
     position,
     rejects,
@@ -46,21 +47,6 @@ def count_owned(s: RiskState) -> dict[int, int]:
     return dict(Counter(s.owner.values()))
 
 
-def on_board(s: RiskState, pid: int) -> int:
-    return sum(s.armies[t] for t, o in s.owner.items() if o == pid)
-
-
-def drive(s: RiskState, stop: Callable[[RiskState], bool]) -> tuple[RiskState, list[Event], list[int]]:
-    """Play the pending decisions with the skip-mode actions until `stop`; returns the actors in order."""
-    events: list[Event] = []
-    actors: list[int] = []
-    while not stop(s):
-        who = RULESET.pending(s)[0].player
-        act = RULESET.timeout_action(s, who)
-        s, evs = play(s, act)
-        events += evs
-        actors.append(who)
-    return s, events, actors
 
 
 def claimed_all(s: RiskState) -> bool:

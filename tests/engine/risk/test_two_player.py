@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from engine.core.models import Event
 from engine.games.risk import RULESET, RiskState
 from engine.games.risk.state import NEUTRAL, Phase
 from tests.engine.risk.helpers import (
@@ -16,9 +14,11 @@ from tests.engine.risk.helpers import (
     IDS,
     P1,
     P2,
+    drive,
     new,
     new_with_events,
     of_type,
+    on_board,
     play,
     position,
     rejects,
@@ -31,20 +31,6 @@ def fresh(seed: int = 1, **options: Any) -> RiskState:
     return new(2, seed=seed, mode="two_player", **options)
 
 
-def on_board(s: RiskState, side: int) -> int:
-    return sum(s.armies[t] for t, o in s.owner.items() if o == side)
-
-
-def drive(s: RiskState, stop: Callable[[RiskState], bool]) -> tuple[RiskState, list[Event], list[int]]:
-    """Play the skip-mode actions for whoever must decide until `stop`; returns the actors in order."""
-    events: list[Event] = []
-    actors: list[int] = []
-    while not stop(s):
-        who = RULESET.pending(s)[0].player
-        s, evs = play(s, RULESET.timeout_action(s, who))
-        events += evs
-        actors.append(who)
-    return s, events, actors
 
 
 def two_player(**kwargs: Any) -> RiskState:
