@@ -1,0 +1,1 @@
+"""Offline Discord test infrastructure: payload factories, an in-process dispatch harness and a fake Discord server."""
