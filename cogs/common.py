@@ -64,7 +64,17 @@ async def reply(interaction: discord.Interaction, content: str, *, ephemeral: bo
 
 async def refuse(interaction: discord.Interaction, err: RuleError) -> None:
     """A rule or permission problem: a polite private message; nothing changed."""
-    await reply(interaction, "⚠️ " + err.localized(locale_of(interaction)), ephemeral=True)
+    await private(interaction, "⚠️ " + err.localized(locale_of(interaction)))
+
+
+async def private(interaction: discord.Interaction, content: str) -> None:
+    """Reply only to the user, even after a public "thinking…" defer (whose placeholder is removed)."""
+    if interaction.response.type == discord.InteractionResponseType.deferred_channel_message:
+        try:
+            await interaction.delete_original_response()
+        except discord.HTTPException:
+            log.warning("could not remove the thinking message")
+    await reply(interaction, content, ephemeral=True)
 
 
 def chunks(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> list[str]:
@@ -141,7 +151,7 @@ async def on_app_command_error(interaction: discord.Interaction, error: app_comm
         log.exception("command failed", exc_info=original)
         message = translate("error.unexpected", locale_of(interaction))
     try:
-        await reply(interaction, "⚠️ " + message, ephemeral=True)
+        await private(interaction, "⚠️ " + message)
     except discord.HTTPException:
         log.warning("could not tell the user about the failure")
 

@@ -78,8 +78,10 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
 
     @app_commands.command(name="start", description="Host only: seat everyone in random order and begin")
     async def start(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(thinking=True)
-        outcome = await service_of(interaction).start(interaction.channel_id or 0, interaction.user.id)
+        service = service_of(interaction)
+        await service.check_start(interaction.channel_id or 0, interaction.user.id)  # errors stay private
+        await interaction.response.defer(thinking=True)  # dealing and AI turns can take a moment
+        outcome = await service.start(interaction.channel_id or 0, interaction.user.id)
         state = outcome.state
         assert state is not None
         order = ", ".join(who(p.id, state) for p in getattr(state, "players", []))

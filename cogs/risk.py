@@ -14,7 +14,7 @@ from engine.core.errors import RuleError
 from engine.core.i18n import translate
 from engine.games.risk import RiskState
 from engine.games.risk.mapdata import classic
-from engine.games.risk.names import matches, normalise
+from engine.games.risk.names import matches, normalise, resolve
 from engine.games.risk.rules import connected
 from engine.games.risk.state import NEUTRAL, Phase
 from engine.games.risk.text import mission_text
@@ -75,6 +75,10 @@ async def place_targets(interaction: discord.Interaction, current: str) -> list[
     else:
         ids = [t for t in BOARD.ids if s.owner.get(t) == me]
     return _matches(current, ids)
+
+
+async def any_territory(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    return _matches(current, list(BOARD.ids))
 
 
 async def neutral_targets(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -306,6 +310,22 @@ class RiskCog(commands.GroupCog, group_name="risk", group_description="Play clas
             raise RuleError("E_NOT_PLAYER")
         await reply(interaction, mission_text(state, interaction.user.id, BOARD, locale_of(interaction)),
                     ephemeral=True)
+
+    @app_commands.command(name="territory", description="Who holds a territory, its armies and its neighbours")
+    @app_commands.describe(name="Any territory")
+    @app_commands.autocomplete(name=any_territory)
+    async def territory(self, interaction: discord.Interaction, name: str) -> None:
+        state = await risk_state(interaction)
+        tid = name if name in BOARD.territory else resolve(name, BOARD)
+        t = BOARD.territory[tid]
+        locale = locale_of(interaction)
+        owner = state.owner.get(tid)
+        neighbours = ", ".join(f"{BOARD.territory[n].name} ({state.name(state.owner.get(n))} "
+                               f"{state.armies.get(n, 0)})" for n in BOARD.neighbours[tid])
+        text = translate("territory.info", locale, territory=t.name, continent=BOARD.continent[t.continent].name,
+                         owner=state.name(owner) if owner is not None else "—", armies=state.armies.get(tid, 0),
+                         neighbours=neighbours)
+        await reply(interaction, text, ephemeral=True)
 
     @app_commands.command(name="resign", description="Leave the game; your territories become Neutral")
     async def resign(self, interaction: discord.Interaction) -> None:

@@ -202,12 +202,22 @@ class GameService:
             await db.execute("UPDATE games SET host_id = ?, version = version + 1 WHERE id = ? AND version = ?",
                              (host_id, game.id, game.version))
 
+    async def check_start(self, channel_id: int, by: int) -> tuple[GameRow, Lobby, Ruleset]:
+        """Raise the error `start` would give, without changing anything."""
+        game, lobby, ruleset = await self._lobby(channel_id)
+        if by != game.host_id:
+            raise RuleError("E_NOT_HOST", host=self._host_name(lobby, game.host_id))
+        options = ruleset.options_model.model_validate(lobby.options)
+        low, high = ruleset.player_range(options)
+        if not low <= len(lobby.seats) <= high:
+            raise RuleError("E_PLAYER_COUNT", mode=lobby.options.get("mode", ruleset.name), min=low, max=high,
+                            n=len(lobby.seats))
+        return game, lobby, ruleset
+
     async def start(self, channel_id: int, by: int) -> Outcome:
         """Seat the players in random order and deal; AI seats then play until a human must decide."""
         async with self.lock(channel_id):
-            game, lobby, ruleset = await self._lobby(channel_id)
-            if by != game.host_id:
-                raise RuleError("E_NOT_HOST", host=self._host_name(lobby, game.host_id))
+            game, lobby, ruleset = await self.check_start(channel_id, by)
             options = ruleset.options_model.model_validate(lobby.options)
             seats = list(lobby.seats)
             random.Random(game.seed).shuffle(seats)

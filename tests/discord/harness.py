@@ -26,7 +26,8 @@ from tests.discord.fakeapi import FakeAPI, InteractionRecord, Reply, Request, Se
 from tests.discord.payloads import World
 
 # Names of the tasks discord.py creates while handling an interaction; the harness awaits them.
-TASK_PREFIXES = ("CommandTree-invoker", "discord-ui-view-dispatch-", "discord-ui-modal-dispatch-", "discord.py: on_")
+TASK_PREFIXES = ("CommandTree-invoker", "discord-ui-view-dispatch-", "discord-ui-dynamic-item-",
+                 "discord-ui-modal-dispatch-", "discord.py: on_")
 _API_PATH = re.compile(r"/api/v\d+(/[^?]*)")
 _FILE_FIELD = re.compile(r"files\[(\d+)\]")
 

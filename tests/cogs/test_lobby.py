@@ -1,0 +1,82 @@
+"""The /game lobby commands and the /board and /history views through real dispatch."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.cogs.conftest import channel_id, refused, start_game, state_of, uid
+from tests.discord.harness import DispatchHarness
+
+
+@pytest.mark.rule("RISK-ERR-2", "RISK-ERR-3")
+async def test_errors_are_private_and_successes_public(h: DispatchHarness) -> None:
+    ada = h.add_member("Ada")
+    opened = await h.slash("game", "new", options={"game": "risk"}, user=ada)
+    assert not opened.ephemeral and "opened a game of **Risk**" in opened.content
+    again = await h.slash("game", "new", options={"game": "risk"}, user=h.add_member("Bo"))
+    refused(again, "This channel already has a game")
+
+
+@pytest.mark.rule("RISK-DIG-15", "RISK-DIG-16")
+async def test_join_leave_and_host_only_commands(h: DispatchHarness) -> None:
+    ada, bo = h.add_member("Ada"), h.add_member("Bo")
+    await h.slash("game", "new", options={"game": "risk", "mode": "two_player"}, user=ada)
+    joined = await h.slash("game", "join", options={"colour": "blue"}, user=bo)
+    assert not joined.ephemeral and "joins the game (2 seated)" in joined.content
+    refused(await h.slash("game", "join", user=bo), "You're already in this game")
+    refused(await h.slash("game", "join", user=h.add_member("Cy")), "This game is full: two_player takes at most 2")
+    refused(await h.slash("game", "add-ai", user=bo), "Only the host")
+    refused(await h.slash("game", "start", user=bo), "Only the host")
+    left = await h.slash("game", "leave", user=bo)
+    assert "leaves the lobby" in left.content
+    refused(await h.slash("game", "start", user=ada), "two_player needs 2–2 players; 1 have joined")
+
+
+@pytest.mark.rule("RISK-DIG-16", "RISK-DIG-40")
+async def test_start_seats_everyone_and_pings_the_first_decision(h: DispatchHarness) -> None:
+    ada = h.add_member("Ada")
+    await h.slash("game", "new", options={"game": "risk", "setup": "random_deal"}, user=ada)
+    await h.slash("game", "add-ai", user=ada)
+    added = await h.slash("game", "add-ai", user=ada)
+    assert "(AI) joins the game" in added.content
+    started = await h.slash("game", "start", user=ada)
+    assert started.deferred and "begins" in started.content
+    posted = " ".join(m.content for m in started.channel_messages)
+    assert f"<@{uid(ada)}>" in posted, "the human is pinged when it is their decision"
+    state = await state_of(h)
+    assert {p.id for p in state.players} == {uid(ada), 1, 2}
+    refused(await h.slash("game", "join", user=h.add_member("Late")), "already started")
+    refused(await h.slash("game", "leave", user=ada), "already started")
+
+
+async def test_status_for_a_player_and_a_spectator(h: DispatchHarness) -> None:
+    refused(await h.slash("game", "status"), "There is no game in this channel")
+    members = await start_game(h, "Ada", "Bo", "Cy")
+    status = await h.slash("game", "status", user=h.add_member("Spectator"))
+    assert status.ephemeral and "**Risk** — running" in status.content
+    assert "place" in status.content.lower(), "it says who must decide what"
+    assert uid(members[0]) > 0
+
+
+async def test_abandon_needs_host_or_moderator_and_a_confirmation(h: DispatchHarness) -> None:
+    await start_game(h, "Ada", "Bo", "Cy")
+    refused(await h.slash("game", "abandon", user=h.add_member("Stranger")), "Only the host")
+    ask = await h.slash("game", "abandon", user=h.world.owner)  # a server admin may
+    assert ask.ephemeral and "can't be undone" in ask.content
+    confirm = next(c for c in ask.response.custom_ids())
+    await h.button(confirm, user=h.world.owner, message=ask.response)
+    service = h.bot.service  # type: ignore[attr-defined]
+    assert await service.store.live_game(channel_id(h)) is None
+    assert any("abandoned the game" in m.content for m in h.api.messages(h.world.channel["id"]))
+
+
+@pytest.mark.rule("RISK-DIG-28")
+async def test_board_and_history_views(h: DispatchHarness) -> None:
+    refused(await h.slash("board"), "There is no game in this channel")
+    await start_game(h, "Ada", "Bo", "Cy")
+    board = await h.slash("board", user=h.add_member("Spectator"))
+    assert board.ephemeral and "**North America** (+5)" in board.content and " — " in board.content
+    public = await h.slash("board", options={"public": True})
+    assert not public.ephemeral
+    history = await h.slash("history")
+    assert history.ephemeral and "**History** — page 1 of 1" in history.content

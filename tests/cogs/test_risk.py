@@ -1,0 +1,258 @@
+"""The /risk commands and buttons through real dispatch: good input plays, bad input is refused privately."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.games.risk import RiskState
+from engine.games.risk.mapdata import classic
+from engine.games.risk.state import Interrupt, Phase
+from tests.cogs.conftest import put_state, refused, start_game, state_of, uid
+from tests.discord.harness import DispatchHarness
+
+IDS = classic().ids
+
+
+def scenario(base: RiskState, **changes: Any) -> RiskState:
+    """A play-phase position for the game's real seats: territories dealt round-robin, 3 armies each."""
+    ids = [p.id for p in base.players]
+    owner = {t: ids[k % len(ids)] for k, t in enumerate(IDS)} | changes.pop("owner", {})
+    armies = {t: 3 for t in IDS} | changes.pop("armies", {})
+    update: dict[str, Any] = {"phase": Phase.ATTACK, "turn": 1, "current": ids[0], "owner": owner, "armies": armies,
+                              "setup_left": {}, "pool": 0, "deck": [*IDS, "wild_1", "wild_2"],
+                              "hands": {p: [] for p in ids}, **changes}
+    return RiskState.model_validate(base.model_copy(update=update).model_dump())
+
+
+async def three_players(h: DispatchHarness) -> tuple[list[dict[str, Any]], RiskState]:
+    members = await start_game(h, "Ada", "Bo", "Cy")
+    state = await state_of(h)
+    order = {p.id: k for k, p in enumerate(state.players)}
+    members.sort(key=lambda m: order[uid(m)])
+    return members, state
+
+
+@pytest.mark.rule("RISK-DIG-18", "RISK-DIG-1")
+async def test_place_in_setup_and_refusals(h: DispatchHarness) -> None:
+    members, state = await three_players(h)
+    first = next(m for m in members if uid(m) == state.current)
+    other = next(m for m in members if uid(m) != state.current)
+    mine = state.territories_of(state.current)[0]
+    refused(await h.slash("risk", "place", options={"territory": mine}, user=other), "not your turn")
+    refused(await h.slash("risk", "place", options={"territory": "Atlantis"}, user=first),
+            "I don't know a territory called \"Atlantis\"")
+    refused(await h.slash("risk", "place", options={"territory": mine, "count": 9999}, user=first),
+            "You can place only")
+    refused(await h.slash("risk", "place", options={"territory": mine}, user=h.add_member("Zed")),
+            "You are not playing in this game")
+    refused(await h.slash("risk", "attack", options={"source": mine, "target": "alaska"}, user=first),
+            "during the setup placement phase")
+    name = classic().territory[mine].name
+    ok = await h.slash("risk", "place", options={"territory": name.lower(), "count": 2}, user=first)
+    assert not ok.ephemeral and f"places 2 on {name}" in ok.content
+    assert (await state_of(h)).armies[mine] == state.armies[mine] + 2
+
+
+async def test_a_command_in_a_channel_without_a_game(h: DispatchHarness) -> None:
+    refused(await h.slash("risk", "endturn"), "There is no game in this channel")
+    refused(await h.slash("risk", "hand"), "There is no game in this channel")
+
+
+@pytest.mark.rule("RISK-DIG-21", "RISK-DIG-52")
+async def test_attack_buttons_roll_again_and_stale_clicks(h: DispatchHarness) -> None:
+    members, base = await three_players(h)
+    me, them = base.players[0].id, base.players[1].id
+    s = scenario(base, owner={"alaska": me, "kamchatka": them}, armies={"alaska": 10, "kamchatka": 5})
+    await put_state(h, s, dice=[1, 1, 1, 6, 6, 6, 6, 6, 1, 1])
+    first = members[0]
+    result = await h.slash("risk", "attack", options={"source": "Alaska", "target": "kamch"}, user=first)
+    assert not result.ephemeral and "Alaska → Kamchatka: 1-1-1 vs 6-6" in result.content
+    ids = result.response.custom_ids()
+    again = next(c for c in ids if c.startswith("risk:again:"))
+    assert any(c.startswith("risk:blitz:") for c in ids) and any(c.startswith("risk:stop:") for c in ids)
+    refused(await h.button(again, user=members[1]), "not your turn")
+    pressed = await h.button(again, user=first)
+    assert "6-6-6 vs 1-1" in pressed.content
+    stale = await h.button(again, user=first, message=result.response)
+    assert stale.ephemeral and "earlier moment" in stale.content
+    after = await state_of(h)
+    assert (after.armies["alaska"], after.armies["kamchatka"]) == (8, 3)
+
+
+@pytest.mark.rule("RISK-DIG-23", "RISK-DIG-11")
+async def test_conquest_offers_move_buttons(h: DispatchHarness) -> None:
+    members, base = await three_players(h)
+    me, them = base.players[0].id, base.players[1].id
+    s = scenario(base, owner={"alaska": me, "kamchatka": them}, armies={"alaska": 8, "kamchatka": 1})
+    await put_state(h, s, dice=[6, 5, 4, 1])
+    result = await h.slash("risk", "attack", options={"source": "alaska", "target": "kamchatka"}, user=members[0])
+    assert "conquers Kamchatka" in result.content
+    buttons = result.response.custom_ids()
+    assert f"risk:move:{s.seq + 1}:3" in buttons and f"risk:move:{s.seq + 1}:7" in buttons
+    refused(await h.slash("risk", "endturn", user=members[0]), "First move armies into Kamchatka")
+    moved = await h.button(f"risk:move:{s.seq + 1}:7", user=members[0])
+    assert "moves 7 into Kamchatka" in moved.content
+    after = await state_of(h)
+    assert (after.armies["alaska"], after.armies["kamchatka"]) == (1, 7) and after.interrupt is None
+
+
+@pytest.mark.rule("RISK-DIG-21", "RISK-DIG-1")
+async def test_autocomplete_offers_only_legal_names(h: DispatchHarness) -> None:
+    members, base = await three_players(h)
+    me, them = base.players[0].id, base.players[1].id
+    s = scenario(base, owner={"alaska": me, "kamchatka": them, "alberta": me, "northwest_territory": me,
+                              "quebec": me}, armies={"alaska": 4, "alberta": 1})
+    await put_state(h, s)
+    sources = await h.autocomplete("risk", "attack", options={"source": "al"}, focused="source", user=members[0])
+    assert [c["value"] for c in sources] == ["alaska"]  # Alberta has 1 army
+    targets = await h.autocomplete("risk", "attack", options={"source": "Alaska", "target": ""}, focused="target",
+                                   user=members[0])
+    assert [c["value"] for c in targets] == ["kamchatka"]
+    aliases = await h.autocomplete("risk", "place", options={"territory": "eastern can"}, focused="territory",
+                                   user=members[0])
+    assert [c["value"] for c in aliases] == ["quebec"]
+
+
+@pytest.mark.rule("RISK-DIG-20")
+async def test_trade_picks_cards_from_a_menu(h: DispatchHarness) -> None:
+    members, base = await three_players(h)
+    me = base.players[0].id
+    cards = ["alaska", "venezuela", "peru"]  # three infantry
+    s = scenario(base, phase=Phase.REINFORCE, hands={p.id: (cards if p.id == me else []) for p in base.players},
+                 owner={"alaska": me})
+    await put_state(h, s)
+    menu = await h.slash("risk", "trade", user=members[0])
+    assert menu.ephemeral
+    select = menu.components[0]["components"][0]
+    assert {o["value"] for o in select["options"]} == set(cards)
+    traded = await h.select(select["custom_id"], cards, user=members[0])
+    assert "trades" in traded.content and "for 4 armies" in traded.content
+    after = await state_of(h)
+    assert after.hands[me] == [] and after.pool == 4 and after.armies["alaska"] == 5  # +2 on Alaska
+
+
+@pytest.mark.rule("RISK-DIG-27", "RISK-DIG-2")
+async def test_hand_and_mission_are_private(h: DispatchHarness) -> None:
+    members, base = await three_players(h)
+    me = base.players[0].id
+    await put_state(h, scenario(base, hands={p.id: (["japan", "wild_1"] if p.id == me else []) for p in base.players}))
+    hand = await h.slash("risk", "hand", user=members[0])
+    assert hand.ephemeral and "Japan (artillery)" in hand.content and "Wild" in hand.content
+    refused(await h.slash("risk", "mission", user=members[0]), "This game has no secret missions")
+
+
+@pytest.mark.rule("RISK-DIG-25")
+async def test_fortify_and_end_turn_pass_the_turn_with_a_ping(h: DispatchHarness) -> None:
+    members, base = await three_players(h)
+    me, nxt = base.players[0].id, base.players[1].id
+    s = scenario(base, owner={"alaska": me, "alberta": me}, armies={"alaska": 5})
+    await put_state(h, s)
+    refused(await h.slash("risk", "fortify", options={"source": "alaska", "target": "japan", "count": 1},
+                          user=members[0]), "You don't control Japan")
+    refused(await h.slash("risk", "fortify", options={"source": "alaska", "target": "alberta", "count": 5},
+                          user=members[0]), "You must leave at least 1 army in Alaska")
+    done = await h.slash("risk", "fortify", options={"source": "alaska", "target": "alberta", "count": 4},
+                         user=members[0])
+    assert "fortifies Alberta with 4 from Alaska" in done.content
+    assert f"<@{nxt}>" in done.content, "the next player is pinged"
+    assert (await state_of(h)).current == nxt
+
+
+async def test_a_retried_interaction_is_applied_once(h: DispatchHarness) -> None:
+    members, state = await three_players(h)
+    first = next(m for m in members if uid(m) == state.current)
+    mine = state.territories_of(state.current)[0]
+    payload = h.world.slash("risk", "place", options={"territory": mine}, user=first)
+    once = await h.interact(payload)
+    again = await h.interact(payload)
+    assert not once.ephemeral and again.ephemeral and "already done" in again.content
+    assert (await state_of(h)).armies[mine] == state.armies[mine] + 1
+
+
+@pytest.mark.rule("RISK-DIG-22", "RISK-DIG-10")
+async def test_defender_chooses_with_buttons(h: DispatchHarness) -> None:
+    members, base = await three_players(h)
+    me, them = base.players[0].id, base.players[1].id
+    s = scenario(base, owner={"alaska": me, "kamchatka": them}, armies={"alaska": 5, "kamchatka": 3},
+                 options=base.options.model_copy(update={"defender_dice": "choose"}))
+    await put_state(h, s, dice=[6, 6, 6, 1])
+    declared = await h.slash("risk", "attack", options={"source": "alaska", "target": "kamchatka"}, user=members[0])
+    assert f"<@{them}>" in declared.content and "defend" in declared.content.lower()
+    refused(await h.slash("risk", "defend", options={"dice": 1}, user=members[2]), "Only")
+    answer = await h.button(f"risk:defend:{s.seq + 1}:1", user=members[1])
+    assert "6-6-6 vs 1" in answer.content
+    assert (await state_of(h)).armies["kamchatka"] == 2
+
+
+@pytest.mark.rule("RISK-DIG-29")
+async def test_resign_asks_first(h: DispatchHarness) -> None:
+    members, _ = await three_players(h)
+    ask = await h.slash("risk", "resign", user=members[2])
+    assert ask.ephemeral
+    confirm = next(c for c in ask.response.custom_ids())
+    done = await h.button(confirm, user=members[2], message=ask.response)
+    assert "resigns" in done.content
+    assert (await state_of(h)).player(uid(members[2])).status == "resigned"  # type: ignore[union-attr]
+
+
+async def test_occupy_blocks_with_interrupt_message(h: DispatchHarness) -> None:
+    members, base = await three_players(h)
+    me, them = base.players[0].id, base.players[1].id
+    s = scenario(base, owner={"alaska": me, "kamchatka": me}, armies={"alaska": 5, "kamchatka": 0},
+                 interrupt=Interrupt(kind="occupy", source="alaska", target="kamchatka", min=3, max=4, dice=3,
+                                     defender=them))
+    await put_state(h, s)
+    refused(await h.slash("risk", "move", options={"count": 2}, user=members[0]), "at least 3")
+    moved = await h.slash("risk", "move", options={"count": 4}, user=members[0])
+    assert "moves 4 into Kamchatka" in moved.content
+
+
+@pytest.mark.rule("RISK-DIG-17", "RISK-DIG-16")
+async def test_claim_phase_through_commands(h: DispatchHarness) -> None:
+    members = await start_game(h, "Ada", "Bo", "Cy", setup="claim", placement="one_at_a_time")
+    state = await state_of(h)
+    first = next(m for m in members if uid(m) == state.current)
+    claimed = await h.slash("risk", "claim", options={"territory": "Eastern Canada"}, user=first)
+    assert "claims Quebec" in claimed.content
+    refused(await h.slash("risk", "claim", options={"territory": "quebec"}, user=first), "not your turn")
+    current = (await state_of(h)).current
+    nxt = next(m for m in members if uid(m) == current)
+    refused(await h.slash("risk", "claim", options={"territory": "quebec"}, user=nxt), "Quebec is already claimed")
+
+
+@pytest.mark.rule("RISK-DIG-19")
+async def test_two_player_neutral_placement(h: DispatchHarness) -> None:
+    members = await start_game(h, "Ada", "Bo", mode="two_player")
+    state = await state_of(h)
+    first = next(m for m in members if uid(m) == state.current)
+    neutral = next(t for t in IDS if state.owner[t] == 0)
+    mine = state.territories_of(state.current)[0]
+    refused(await h.slash("risk", "neutral", options={"territory": mine}, user=first),
+            "The Neutral army must go on a Neutral territory")
+    placed = await h.slash("risk", "neutral", options={"territory": neutral}, user=first)
+    assert f"Neutral places 1 on {classic().territory[neutral].name}" in placed.content
+
+
+@pytest.mark.rule("RISK-DIG-24", "RISK-DIG-26")
+async def test_stop_button_end_attack_and_end_turn(h: DispatchHarness) -> None:
+    members, base = await three_players(h)
+    me, them = base.players[0].id, base.players[1].id
+    s = scenario(base, owner={"alaska": me, "kamchatka": them}, armies={"alaska": 10, "kamchatka": 5})
+    await put_state(h, s, dice=[1, 1, 1, 6, 6])
+    attacked = await h.slash("risk", "attack", options={"source": "alaska", "target": "kamchatka"}, user=members[0])
+    stop = next(c for c in attacked.response.custom_ids() if c.startswith("risk:stop:"))
+    stopped = await h.button(stop, user=members[0])
+    assert stopped.content and (await state_of(h)).phase is Phase.FORTIFY
+    refused(await h.slash("risk", "endattack", user=members[0]), "You can't end the attack during the fortify phase")
+    ended = await h.slash("risk", "endturn", user=members[0])
+    assert f"<@{them}>" in ended.content and (await state_of(h)).current == them
+
+
+@pytest.mark.rule("RISK-DIG-28")
+async def test_territory_info(h: DispatchHarness) -> None:
+    await three_players(h)
+    info = await h.slash("risk", "territory", options={"name": "siam"}, user=h.add_member("Spectator"))
+    assert info.ephemeral and info.content.startswith("**Siam** (Asia)") and "Indonesia" in info.content
+    refused(await h.slash("risk", "territory", options={"name": "Narnia"}), "I don't know a territory")
