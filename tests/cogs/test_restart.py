@@ -1,0 +1,46 @@
+"""A restart loses nothing: a new bot on the same database continues, and old buttons still work."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot import GameMasterBot, Settings
+from engine.games.risk import RiskState
+from tests.cogs.conftest import put_state, uid
+from tests.cogs.test_risk import scenario
+from tests.discord.harness import DispatchHarness
+from tests.discord.payloads import World
+
+
+async def test_buttons_posted_before_a_restart_still_work(tmp_path: Path) -> None:
+    db = tmp_path / "bot.sqlite3"
+    world = World()
+    first_bot = GameMasterBot(Settings(database_path=db))
+    async with DispatchHarness(first_bot, world, setup_hook=True) as h:
+        ada, bo, cy = (h.add_member(n) for n in ("Ada", "Bo", "Cy"))
+        await h.slash("game", "new", options={"game": "risk", "setup": "random_deal"}, user=ada)
+        await h.slash("game", "join", user=bo)
+        await h.slash("game", "join", user=cy)
+        await h.slash("game", "start", user=ada)
+        _, base = await first_bot.service.current(int(world.channel["id"]))
+        assert isinstance(base, RiskState)
+        me, them = base.players[0].id, base.players[1].id
+        attacker = next(m for m in (ada, bo, cy) if uid(m) == me)
+        s = scenario(base, owner={"alaska": me, "kamchatka": them}, armies={"alaska": 8, "kamchatka": 1})
+        await put_state(h, s, dice=[6, 5, 4, 1])
+        attacked = await h.slash("risk", "attack", options={"source": "alaska", "target": "kamchatka"},
+                                 user=attacker)
+        old_message = attacked.response
+        move_max = f"risk:move:{s.seq + 1}:7"
+        assert move_max in old_message.custom_ids()
+    await first_bot.close()
+
+    second_bot = GameMasterBot(Settings(database_path=db))
+    async with DispatchHarness(second_bot, world, setup_hook=True) as h2:
+        pressed = await h2.button(move_max, user=attacker, message=old_message.payload)
+        assert "moves 7 into Kamchatka" in pressed.content
+        again = await h2.button(move_max, user=attacker, message=old_message.payload)
+        assert again.ephemeral and "earlier moment" in again.content
+        _, after = await second_bot.service.current(int(world.channel["id"]))
+        assert isinstance(after, RiskState) and after.armies["kamchatka"] == 7
+    await second_bot.close()

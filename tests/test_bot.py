@@ -1,0 +1,45 @@
+"""bot.py as a user runs it: no token, a bad token, and a clean start against the fake Discord."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.discord.fakediscord import FakeDiscord
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "DEV_GUILD"))}
+    return {**env, **extra}
+
+
+def test_without_a_token_it_explains_and_plays_the_demo(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "bot.py", "--out", str(tmp_path / "demo"), "--players", "3"], cwd=ROOT,
+                          env=clean_env(DISCORD_TOKEN=""), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "No valid Discord bot token was found" in done.stderr
+    assert "developers/applications" in done.stderr
+    assert (tmp_path / "demo" / "record.json").exists()
+
+
+async def test_a_bad_token_gets_a_clear_message_not_a_traceback(tmp_path: Path) -> None:
+    async with FakeDiscord(token="the-right-token") as fake:
+        env = clean_env(**fake.env(), DISCORD_TOKEN="a-wrong-token", DATABASE_PATH=str(tmp_path / "bot.sqlite3"))
+        proc = await asyncio.create_subprocess_exec(sys.executable, "bot.py", cwd=ROOT, env=env,
+                                                    stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        try:
+            _, err = await asyncio.wait_for(proc.communicate(), 60)
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+    text = err.decode()
+    assert proc.returncode == 2
+    assert "No valid Discord bot token was found" in text
+    assert "Traceback" not in text
+    assert "a-wrong-token" not in text, "the token never appears in output"
