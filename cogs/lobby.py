@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 import discord
@@ -118,7 +119,9 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         game = await service.live(interaction.channel_id or 0)
         if interaction.user.id != game.host_id and not is_moderator(interaction):
             raise RuleError("E_NOT_HOST", host=f"<@{game.host_id}>")
-        view = ConfirmAbandon(interaction.user.id)
+        view = discord.ui.View(timeout=None)
+        view.add_item(AbandonButton(game.id, "yes"))
+        view.add_item(AbandonButton(game.id, "no"))
         await reply(interaction, translate("abandon.confirm", locale_of(interaction)), ephemeral=True, view=view)
 
     @staticmethod
@@ -128,33 +131,42 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
 
 
 
-class ConfirmAbandon(discord.ui.View):
-    """Ask before throwing a game away."""
+class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=r"game:abandon:(?P<game>\d+):(?P<answer>yes|no)"):
+    """Confirm or cancel abandoning one particular game; works after a restart too."""
 
-    def __init__(self, user_id: int) -> None:
-        super().__init__(timeout=120)
-        self.user_id = user_id
+    def __init__(self, game_id: int, answer: str) -> None:
+        label, style = (("Abandon the game", discord.ButtonStyle.danger) if answer == "yes"
+                        else ("Keep playing", discord.ButtonStyle.secondary))
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"game:abandon:{game_id}:{answer}"))
+        self.game_id, self.answer = game_id, answer
 
-    @discord.ui.button(label="Abandon the game", style=discord.ButtonStyle.danger)
-    async def confirm(self, interaction: discord.Interaction, _button: discord.ui.Button[Any]) -> None:
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> AbandonButton:
+        return cls(int(match["game"]), match["answer"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        locale = locale_of(interaction)
+        if self.answer == "no":
+            await interaction.response.edit_message(content=translate("abandon.kept", locale), view=None)
+            return
+        service = service_of(interaction)
         try:
-            await service_of(interaction).abandon(interaction.channel_id or 0, interaction.user.id,
-                                                  is_moderator(interaction))
+            game = await service.live(interaction.channel_id or 0)
+            if game.id != self.game_id:
+                await reply(interaction, translate("button.stale", locale), ephemeral=True)
+                return
+            await service.abandon(interaction.channel_id or 0, interaction.user.id, is_moderator(interaction))
         except RuleError as err:
             await refuse(interaction, err)
             return
-        self.stop()
-        await interaction.response.edit_message(content=translate("abandon.done_private", locale_of(interaction)),
-                                                view=None)
+        await interaction.response.edit_message(content=translate("abandon.done_private", locale), view=None)
         channel = interaction.channel
         if isinstance(channel, discord.abc.Messageable):
-            await channel.send(translate("abandon.done", locale_of(interaction), player=interaction.user.mention))
-
-    @discord.ui.button(label="Keep playing", style=discord.ButtonStyle.secondary)
-    async def cancel(self, interaction: discord.Interaction, _button: discord.ui.Button[Any]) -> None:
-        self.stop()
-        await interaction.response.edit_message(content=translate("abandon.kept", locale_of(interaction)), view=None)
+            await channel.send(translate("abandon.done", locale, player=interaction.user.mention))
 
 
 async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(AbandonButton)
     await bot.add_cog(Lobby_(bot))

@@ -141,7 +141,8 @@ def _chosen(interaction: discord.Interaction, option: str) -> str | None:
 
 
 class RiskButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"risk:(?P<verb>[a-z_]+):(?P<seq>\d+)(?::(?P<arg>[a-z_0-9]+))?(?::(?P<arg2>[a-z_0-9]+))?"):
+                 template=r"risk:(?P<verb>again|blitz|stop|move|defend|endturn|resign|keep):(?P<seq>\d+)"
+                          r"(?::(?P<arg>[a-z_0-9]+))?(?::(?P<arg2>[a-z_0-9]+))?"):
     """A button whose custom id carries the action and the sequence number it was offered at."""
 
     def __init__(self, verb: str, seq: int, label: str, style: discord.ButtonStyle,
@@ -157,11 +158,15 @@ class RiskButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
+            if self.verb == "keep":
+                await interaction.response.edit_message(content=translate("resign.kept", locale_of(interaction)),
+                                                        view=None)
+                return
             state = await risk_state(interaction)
-            if state.seq != self.seq:  # RISK-DIG-52: stale or double clicks change nothing
+            if self.verb != "resign" and state.seq != self.seq:  # RISK-DIG-52: stale or double clicks do nothing
                 await reply(interaction, translate("button.stale", locale_of(interaction)), ephemeral=True)
                 return
-            await play(interaction, self.action(state))
+            await play(interaction, self.action(state), buttons=self.verb != "resign")
         except RuleError as err:
             await refuse(interaction, err)
 
@@ -177,6 +182,8 @@ class RiskButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             return {"type": "defend", "dice": int(self.arg or 0)}
         if self.verb == "endturn":
             return {"type": "end_turn"}
+        if self.verb == "resign":
+            return {"type": "resign"}
         raise RuleError("E_NOTHING_PENDING")
 
 
@@ -243,7 +250,10 @@ class RiskCog(commands.GroupCog, group_name="risk", group_description="Play clas
         hand = state.hands.get(interaction.user.id, [])
         if len(hand) < 3:
             raise RuleError("E_SET_SIZE")
-        view = TradeView(hand, bonus)
+        bonus_id = (bonus if bonus in BOARD.territory else resolve(bonus, BOARD)) if bonus else None
+        view = discord.ui.View(timeout=None)
+        view.add_item(TradeSelect(state.seq, bonus_id, [discord.SelectOption(label=_card(c), value=c)
+                                                        for c in hand[:MAX_CHOICES]]))
         await reply(interaction, translate("trade.pick", locale_of(interaction)), ephemeral=True, view=view)
 
     @app_commands.command(name="attack", description="Attack a neighbouring territory")
@@ -336,7 +346,7 @@ class RiskCog(commands.GroupCog, group_name="risk", group_description="Play clas
         if me.status != "active":
             raise RuleError("E_ELIMINATED")
         await reply(interaction, translate("resign.confirm", locale_of(interaction)), ephemeral=True,
-                    view=ConfirmResign())
+                    view=confirm_resign(state.seq))
 
 
 
@@ -346,44 +356,39 @@ def _card(card: str) -> str:
     return f"{BOARD.territory[card].name} ({BOARD.symbols[card]})"
 
 
-class TradeView(discord.ui.View):
-    """A private select menu of the player's cards: pick three to trade."""
+class TradeSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                  template=r"risk:trade:(?P<seq>\d+)(?::(?P<bonus>[a-z_]+))?"):
+    """A private menu of the player's cards; it still works, or says it is stale, after a restart."""
 
-    def __init__(self, hand: list[str], bonus: str | None) -> None:
-        super().__init__(timeout=300)
-        self.bonus = bonus
-        options = [discord.SelectOption(label=_card(c), value=c) for c in hand[:MAX_CHOICES]]
-        select: discord.ui.Select[Any] = discord.ui.Select(placeholder="Pick 3 cards", min_values=3, max_values=3,
-                                                            options=options)
-        select.callback = self.picked  # type: ignore[method-assign]
-        self.select = select
-        self.add_item(select)
+    def __init__(self, seq: int, bonus: str | None, options: list[discord.SelectOption]) -> None:
+        custom_id = f"risk:trade:{seq}" + (f":{bonus}" if bonus else "")
+        super().__init__(discord.ui.Select(placeholder="Pick 3 cards", min_values=3, max_values=3, options=options,
+                                           custom_id=custom_id))
+        self.seq, self.bonus = seq, bonus
 
-    async def picked(self, interaction: discord.Interaction) -> None:
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
+                             match: re.Match[str]) -> TradeSelect:
+        return cls(int(match["seq"]), match["bonus"], list(item.options))  # discord.py then fills in the values
+
+    async def callback(self, interaction: discord.Interaction) -> None:
         try:
-            await play(interaction, {"type": "trade", "cards": list(self.select.values), "bonus": self.bonus})
+            state = await risk_state(interaction)
+            if state.seq != self.seq:
+                await reply(interaction, translate("button.stale", locale_of(interaction)), ephemeral=True)
+                return
+            await play(interaction, {"type": "trade", "cards": list(self.item.values), "bonus": self.bonus})
         except RuleError as err:
             await refuse(interaction, err)
 
 
-class ConfirmResign(discord.ui.View):
-    def __init__(self) -> None:
-        super().__init__(timeout=120)
-
-    @discord.ui.button(label="Resign", style=discord.ButtonStyle.danger)
-    async def confirm(self, interaction: discord.Interaction, _button: discord.ui.Button[Any]) -> None:
-        self.stop()
-        try:
-            await play(interaction, {"type": "resign"}, buttons=False)
-        except RuleError as err:
-            await refuse(interaction, err)
-
-    @discord.ui.button(label="Keep playing", style=discord.ButtonStyle.secondary)
-    async def cancel(self, interaction: discord.Interaction, _button: discord.ui.Button[Any]) -> None:
-        self.stop()
-        await interaction.response.edit_message(content=translate("resign.kept", locale_of(interaction)), view=None)
+def confirm_resign(seq: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(RiskButton("resign", seq, "Resign", discord.ButtonStyle.danger))
+    view.add_item(RiskButton("keep", seq, "Keep playing", discord.ButtonStyle.secondary))
+    return view
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(RiskButton)
+    bot.add_dynamic_items(RiskButton, TradeSelect)
     await bot.add_cog(RiskCog(bot))

@@ -44,3 +44,33 @@ async def test_buttons_posted_before_a_restart_still_work(tmp_path: Path) -> Non
         _, after = await second_bot.service.current(int(world.channel["id"]))
         assert isinstance(after, RiskState) and after.armies["kamchatka"] == 7
     await second_bot.close()
+
+
+async def test_a_trade_menu_opened_before_a_restart_still_trades(tmp_path: Path) -> None:
+    db = tmp_path / "bot.sqlite3"
+    world = World()
+    first_bot = GameMasterBot(Settings(database_path=db))
+    async with DispatchHarness(first_bot, world, setup_hook=True) as h:
+        ada, bo, cy = (h.add_member(n) for n in ("Ada", "Bo", "Cy"))
+        await h.slash("game", "new", options={"game": "risk", "setup": "random_deal"}, user=ada)
+        await h.slash("game", "join", user=bo)
+        await h.slash("game", "join", user=cy)
+        await h.slash("game", "start", user=ada)
+        _, base = await first_bot.service.current(int(world.channel["id"]))
+        assert isinstance(base, RiskState)
+        me = base.players[0].id
+        player = next(m for m in (ada, bo, cy) if uid(m) == me)
+        cards = ["alaska", "venezuela", "peru"]
+        s = scenario(base, phase=base.phase.REINFORCE, hands={p.id: cards if p.id == me else [] for p in base.players})
+        await put_state(h, s)
+        menu = await h.slash("risk", "trade", user=player)
+        select = menu.components[0]["components"][0]
+    await first_bot.close()
+
+    second_bot = GameMasterBot(Settings(database_path=db))
+    async with DispatchHarness(second_bot, world, setup_hook=True) as h2:
+        traded = await h2.select(select["custom_id"], cards, user=player, message=menu.response.payload)
+        assert "for 4 armies" in traded.content
+        stale = await h2.select(select["custom_id"], cards, user=player, message=menu.response.payload)
+        assert stale.ephemeral and "earlier moment" in stale.content
+    await second_bot.close()
