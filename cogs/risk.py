@@ -337,6 +337,10 @@ class RiskCog(commands.GroupCog, group_name="risk", group_description="Play clas
                          neighbours=neighbours)
         await reply(interaction, text, ephemeral=True)
 
+    @app_commands.command(name="help", description="How to play Risk here: the commands in turn order")
+    async def help(self, interaction: discord.Interaction) -> None:
+        await reply(interaction, translate("risk.help", locale_of(interaction)), ephemeral=True)
+
     @app_commands.command(name="resign", description="Leave the game; your territories become Neutral")
     async def resign(self, interaction: discord.Interaction) -> None:
         state = await risk_state(interaction)

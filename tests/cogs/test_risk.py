@@ -256,3 +256,9 @@ async def test_territory_info(h: DispatchHarness) -> None:
     info = await h.slash("risk", "territory", options={"name": "siam"}, user=h.add_member("Spectator"))
     assert info.ephemeral and info.content.startswith("**Siam** (Asia)") and "Indonesia" in info.content
     refused(await h.slash("risk", "territory", options={"name": "Narnia"}), "I don't know a territory")
+
+
+@pytest.mark.rule("RISK-ERR-7")
+async def test_help_is_private_and_needs_no_seat(h: DispatchHarness) -> None:
+    shown = await h.slash("risk", "help", user=h.add_member("Newcomer"))
+    assert shown.ephemeral and "/risk attack source target" in shown.content
