@@ -1,0 +1,1 @@
+"""End-to-end tests: the unmodified bot process against the fake Discord server."""

@@ -1,0 +1,397 @@
+"""A whole Risk game through the real bot process: two humans and an AI, with a kill and restart in the middle.
+
+The unmodified `python bot.py` runs as a subprocess pointed at a FakeDiscord on 127.0.0.1. The test plays the two
+human seats: it reads the game from the bot's SQLite file (read-only), lets the baseline policy pick each human's
+action and turns that action into the slash command or button a player would use. AI seats play inside the bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import sqlite3
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.games.risk import RULESET, RiskState
+from engine.games.risk import actions as A
+from engine.games.risk.state import Phase
+from tests.discord.fakeapi import InteractionRecord, SentMessage
+from tests.discord.fakediscord import FakeDiscord
+from tests.discord.payloads import STRING_SELECT, iter_components
+
+ROOT = Path(__file__).resolve().parents[2]
+BOT_SCRIPT = ROOT / "bot.py"
+TOKEN = "e2e-bot-token"
+
+HUMAN_SEED = 53
+"""Seed of the random source the baseline policy gets for the human seats."""
+MAX_INTERACTIONS = 6000
+"""Simulated games of this line-up need up to ~3,700 (a few in a thousand pass 2,500); the median is ~270."""
+TIME_BUDGET_S = 80.0
+RESTART_AFTER = 40
+"""Human interactions before the bot is killed (at the next moment a button of the last answer is current)."""
+RESTART_LATEST = 3 * RESTART_AFTER
+"""Restart by then even if no button is current."""
+STEP_TIMEOUT_S = 15.0
+STARTUP_TIMEOUT_S = 30.0
+STOP_TIMEOUT_S = 10.0
+
+ERROR_MARK = "⚠️"
+STALE_TEXT = "from an earlier moment of the game"
+SETUP_PHASES = (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.SETUP_PLACE_2P)
+
+
+# ------------------------------------------------------------------------------------------------ the bot process
+
+
+class BotProcess:
+    """`python bot.py` in its own OS process, its output in a log file per run."""
+
+    def __init__(self, env: dict[str, str], workdir: Path) -> None:
+        self.env = env
+        self.workdir = workdir
+        self.runs = 0
+        self.proc: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> None:
+        """Start a new bot process (the previous one must be gone)."""
+        assert self.proc is None or self.proc.returncode is not None, "the previous bot process is still running"
+        self.runs += 1
+        with self.log(self.runs).open("wb") as out:
+            self.proc = await asyncio.create_subprocess_exec(
+                sys.executable, str(BOT_SCRIPT), cwd=self.workdir, env=self.env,
+                stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=asyncio.subprocess.STDOUT,
+            )
+
+    def log(self, run: int) -> Path:
+        """The file holding the output of run number `run`."""
+        return self.workdir / f"bot{run}.log"
+
+    def logs(self) -> str:
+        """The output of every run so far."""
+        return "\n".join(f"--- bot run {n} ---\n{self.log(n).read_text(errors='replace')}"
+                         for n in range(1, self.runs + 1) if self.log(n).exists())
+
+    async def kill(self) -> None:
+        """SIGKILL: no chance to clean up, like a crash or a power cut."""
+        assert self.proc is not None and self.proc.returncode is None, "the bot process died by itself"
+        self.proc.kill()
+        await self.proc.wait()
+
+    async def stop(self) -> None:
+        """Ask the bot to stop (SIGINT, which discord.py turns into a clean close); kill it if it takes too long."""
+        proc = self.proc
+        if proc is None or proc.returncode is not None:
+            return
+        proc.send_signal(signal.SIGINT)
+        try:
+            await asyncio.wait_for(proc.wait(), STOP_TIMEOUT_S)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+
+
+# ------------------------------------------------------------------------------------------------ the database
+
+
+@dataclass(frozen=True)
+class GameSnapshot:
+    """The channel's game row as committed in the database, and how many actions its log holds."""
+
+    status: str
+    state_json: str | None
+    version: int
+    actions: int
+
+    @property
+    def state(self) -> RiskState:
+        assert self.state_json is not None, "the game has no state yet"
+        return RiskState.model_validate_json(self.state_json)
+
+
+def read_game(db: Path) -> GameSnapshot:
+    """Read the newest game and its action count in one read transaction, without writing anything."""
+    con = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True, timeout=5.0, isolation_level=None)
+    try:
+        con.execute("BEGIN")
+        row = con.execute("SELECT id, status, state, version FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        assert row is not None, "the bot stored no game"
+        (count,) = con.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?", (row[0],)).fetchone()
+        con.execute("COMMIT")
+    finally:
+        con.close()
+    return GameSnapshot(status=row[1], state_json=row[2], version=row[3], actions=count)
+
+
+def integrity(db: Path) -> str:
+    """PRAGMA integrity_check of the database file."""
+    con = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True)
+    try:
+        return ", ".join(r[0] for r in con.execute("PRAGMA integrity_check").fetchall())
+    finally:
+        con.close()
+
+
+# ------------------------------------------------------------------------------------------------ the human seats
+
+
+class Humans:
+    """Plays the human seats through Discord: the baseline policy decides, slash commands and buttons act."""
+
+    def __init__(self, fake: FakeDiscord, db: Path, members: dict[int, dict]) -> None:
+        self.fake = fake
+        self.db = db
+        self.members = members
+        self.policy = RULESET.policy("baseline")
+        self.rng = random.Random(HUMAN_SEED)
+        self.interactions = 0
+        self.used: Counter[str] = Counter()
+        """How often each command or button was used."""
+        self.snapshot: GameSnapshot | None = None
+        """The game as read after the last acknowledged interaction."""
+        self.offered: list[str] = []
+        """The risk buttons on the answer to the last action (all current until the next action)."""
+        self.first_button: str | None = None
+        self.attacks = 0
+        self.leaves = 0
+
+    # -- talking to the bot
+
+    async def answer(self, record: InteractionRecord, what: str, *, public: bool = True) -> SentMessage:
+        """Wait for the bot's (final) response; a refusal means the bot or this driver is wrong."""
+        self.interactions += 1
+        self.used[what] += 1
+        try:
+            message = await self.fake.wait_for_response(record.id, STEP_TIMEOUT_S)
+        except TimeoutError as exc:
+            raise AssertionError(f"no answer to {what} (interaction {self.interactions})") from exc
+        assert not message.content.startswith(ERROR_MARK), f"{what}: the bot refused: {message.content}"
+        assert message.ephemeral is not public, f"{what}: expected a {'public' * public or 'private'} answer"
+        return message
+
+    async def slash(self, pid: int, *path: str, options: dict[str, object] | None = None,
+                    public: bool = True) -> tuple[InteractionRecord, SentMessage]:
+        record = await self.fake.slash(path[0], *path[1:], options=options, user=self.members[pid])
+        return record, await self.answer(record, "/" + " ".join(path), public=public)
+
+    async def button(self, pid: int, custom_id: str, *, public: bool = True,
+                     label: str = "") -> tuple[InteractionRecord, SentMessage]:
+        record = await self.fake.button(custom_id, user=self.members[pid])
+        what = label or f"button {custom_id.split(':')[1]}"
+        return record, await self.answer(record, what, public=public)
+
+    def refresh(self) -> GameSnapshot:
+        self.snapshot = read_game(self.db)
+        return self.snapshot
+
+    @property
+    def state(self) -> RiskState:
+        assert self.snapshot is not None
+        return self.snapshot.state
+
+    # -- one decision
+
+    async def step(self) -> None:
+        """Let the seat that must decide now act once (or twice: a trade is a command and then a select)."""
+        before = self.state
+        decisions = RULESET.pending(before)
+        assert decisions, f"nothing pending and no winner at seq {before.seq}"
+        pid = decisions[0].player
+        assert pid in self.members, f"the bot left AI seat {pid} to decide {decisions[0].kind} at seq {before.seq}"
+        action = self.policy.choose(before, pid, self.rng)
+        record, attacked = await self.perform(before, pid, action)
+        after = self.refresh().state
+        assert after.seq > before.seq, f"{action!r} was answered but changed nothing"
+        await self.collect_buttons(record, after, attacked)
+
+    async def perform(self, s: RiskState, pid: int, action: A.Action) -> tuple[InteractionRecord, bool]:
+        """Send the command or press the button for `action`; return the interaction and whether it attacked."""
+        match action:
+            case A.Deploy(placements=placements):
+                ((territory, count),) = placements.items()
+                record, _ = await self.slash(pid, "risk", "place", options={"territory": territory, "count": count})
+            case A.Place(territory=territory, count=count):
+                record, _ = await self.slash(pid, "risk", "place", options={"territory": territory, "count": count})
+            case A.Trade(cards=cards):
+                record = await self.trade(pid, cards)
+            case A.Attack(source=source, target=target, keep=keep):
+                self.attacks += 1
+                blitz = f"risk:blitz:{s.seq}:{source}:{target}"
+                if blitz in self.offered:
+                    record, _ = await self.button(pid, blitz)
+                else:
+                    options: dict[str, object] = {"source": source, "target": target, "until": "conquer",
+                                                  "keep": keep}
+                    if self.attacks % 5 == 0:
+                        options["move"] = "max"
+                    record, _ = await self.slash(pid, "risk", "attack", options=options)
+                return record, True
+            case A.Move(count=count):
+                move = f"risk:move:{s.seq}:{count}"
+                if move in self.offered:
+                    record, _ = await self.button(pid, move)
+                else:
+                    record, _ = await self.slash(pid, "risk", "move", options={"count": count})
+            case A.Fortify() | A.EndTurn() if s.phase is Phase.ATTACK and self.end_attack_first():
+                stop = f"risk:stop:{s.seq}"
+                if stop in self.offered:
+                    record, _ = await self.button(pid, stop)
+                else:
+                    record, _ = await self.slash(pid, "risk", "endattack")
+            case A.Fortify(source=source, target=target, count=count):
+                record, _ = await self.slash(pid, "risk", "fortify",
+                                             options={"source": source, "target": target, "count": count})
+            case A.EndTurn():
+                record, _ = await self.slash(pid, "risk", "endturn")
+            case _:
+                raise AssertionError(f"the baseline policy chose {action!r}, which this game should never need")
+        return record, False
+
+    def end_attack_first(self) -> bool:
+        """Every other time the attack phase is left, say so first (`/risk endattack` or the Stop button)."""
+        self.leaves += 1
+        return self.leaves % 2 == 1
+
+    async def trade(self, pid: int, cards: list[str]) -> InteractionRecord:
+        """`/risk trade` answers privately with a select of the hand; choosing three cards trades them."""
+        _, menu = await self.slash(pid, "risk", "trade", public=False)
+        select = next((c for c in iter_components(menu.components) if c["type"] == STRING_SELECT), None)
+        assert select is not None, f"/risk trade offered no card select: {menu.components}"
+        offered = {option["value"] for option in select["options"]}
+        assert set(cards) <= offered, f"the select offers {sorted(offered)}, not all of {cards}"
+        record = await self.fake.select(select["custom_id"], cards, message=menu, user=self.members[pid])
+        await self.answer(record, "trade select")
+        return record
+
+    async def collect_buttons(self, record: InteractionRecord, s: RiskState, attacked: bool) -> None:
+        """Wait for the buttons the bot must offer after an attack (they come with its last message); keep them."""
+        expected: list[str] = []
+        i = s.interrupt
+        if attacked and i is not None and i.kind == "occupy":
+            expected.append(f"risk:move:{s.seq}:{i.min}")
+        elif attacked and i is None and s.phase is Phase.ATTACK:
+            expected.append(f"risk:stop:{s.seq}")
+        if expected:
+            def offered() -> bool:
+                ids = {c for m in self.fake.responses(record.id) for c in m.custom_ids()}
+                return all(c in ids for c in expected)
+
+            await self.fake.wait_until(offered, STEP_TIMEOUT_S, what=f"the buttons {expected}")
+        self.offered = [c for m in self.fake.responses(record.id) for c in m.custom_ids() if c.startswith("risk:")]
+        if self.first_button is None and self.offered:
+            self.first_button = self.offered[0]
+
+    async def press_current_button(self) -> None:
+        """Press a button the bot posted before it was restarted; it is still current, so it must act."""
+        s = self.state
+        pid = RULESET.pending(s)[0].player
+        button = next((c for prefix in ("risk:move:", "risk:stop:") for c in reversed(self.offered)
+                       if c.startswith(prefix)), None)
+        assert button is not None and button.split(":")[2] == str(s.seq), f"no current button in {self.offered}"
+        record, _ = await self.button(pid, button, label="button posted before the restart")
+        after = self.refresh().state
+        assert after.seq > s.seq, f"the pre-restart button {button} was answered but changed nothing"
+        await self.collect_buttons(record, after, attacked=False)
+
+    async def press_stale_button(self, custom_id: str) -> None:
+        """A button from long ago: the bot must still answer, privately, that it is stale; nothing changes."""
+        before = self.refresh()
+        pid = RULESET.pending(before.state)[0].player
+        _, message = await self.button(pid, custom_id, public=False, label="stale button")
+        assert STALE_TEXT in message.content, message.content
+        assert self.refresh() == before
+
+
+# ------------------------------------------------------------------------------------------------ the test
+
+
+async def test_two_humans_and_an_ai_play_risk_to_the_end_across_a_restart(tmp_path: Path) -> None:
+    started = time.monotonic()
+    db = tmp_path / "bot.sqlite3"
+    async with FakeDiscord(token=TOKEN) as fake:
+        alice, bob = await fake.add_member("Alice"), await fake.add_member("Bob")
+        members = {int(m["user"]["id"]): m for m in (alice, bob)}
+        env = {**os.environ, **fake.env(), "DISCORD_TOKEN": TOKEN, "DATABASE_PATH": str(db), "LOG_LEVEL": "INFO"}
+        env.pop("DEV_GUILD_ID", None)
+        bot = BotProcess(env, tmp_path)
+        humans = Humans(fake, db, members)
+        try:
+            await bot.start()
+            await fake.wait_until_identified(timeout=STARTUP_TIMEOUT_S)
+            await fake.wait_for(lambda r: r.route == "sync_global", STARTUP_TIMEOUT_S)
+
+            # The lobby: Alice hosts, Bob joins, Alice adds an AI and starts.
+            alice_id, bob_id = members
+            _, created = await humans.slash(alice_id, "game", "new", options={
+                "game": "risk", "setup": "random_deal", "placement": "bulk_sequential"})
+            assert "Risk" in created.content
+            await humans.slash(bob_id, "game", "join")
+            _, added = await humans.slash(alice_id, "game", "add-ai")
+            assert "(AI)" in added.content
+            _, begun = await humans.slash(alice_id, "game", "start")
+            assert "begins" in begun.content
+            snapshot = humans.refresh()
+            assert snapshot.status == "running"
+            seats = {p.id: p.ai for p in humans.state.players}
+            assert sorted(seats.items()) == sorted([(alice_id, False), (bob_id, False), (1, True)])
+
+            # Play until somebody wins, killing and restarting the bot once along the way.
+            restarted, restart_note = False, ""
+            while humans.snapshot is not None and humans.snapshot.status == "running":
+                assert humans.interactions < MAX_INTERACTIONS, f"no winner after {humans.interactions} interactions"
+                elapsed = time.monotonic() - started
+                assert elapsed < TIME_BUDGET_S, f"no winner after {elapsed:.0f}s ({humans.interactions} interactions)"
+                in_play = humans.state.phase not in SETUP_PHASES
+                current = any(c.startswith(("risk:move:", "risk:stop:")) for c in humans.offered)
+                if not restarted and in_play and humans.interactions >= RESTART_AFTER and (
+                        current or humans.interactions >= RESTART_LATEST):
+                    restarted = True
+                    restart_note = f"restart after {humans.interactions} interactions at seq {humans.state.seq}"
+                    last = humans.snapshot
+                    await bot.kill()
+                    assert read_game(db) == last, "the database differs from what the last answered command left"
+                    await bot.start()
+                    await fake.wait_until_identified(count=2, timeout=STARTUP_TIMEOUT_S)
+                    await fake.wait_until(lambda: sum(r.route == "sync_global" for r in fake.requests) >= 2,
+                                          STARTUP_TIMEOUT_S, what="the second command sync")
+                    if humans.first_button is not None and humans.first_button not in humans.offered:
+                        await humans.press_stale_button(humans.first_button)
+                    if current:
+                        await humans.press_current_button()
+                    continue
+                await humans.step()
+            assert restarted, f"the game ended after {humans.interactions} interactions, before the restart"
+
+            # Somebody won, and everybody was told.
+            final = humans.snapshot
+            assert final is not None and final.status == "finished"
+            state = final.state
+            assert state.phase is Phase.GAME_OVER and state.winner is not None
+            assert RULESET.winners(state) == [state.winner]
+            announcement = f"{state.name(state.winner)} wins"
+            channel = fake.world.channel["id"]
+            await fake.wait_until(lambda: any(announcement in m.content for m in fake.messages(channel)
+                                              if not m.ephemeral), STEP_TIMEOUT_S, what=repr(announcement))
+            _, status = await humans.slash(alice_id, "game", "status", public=False)
+            assert "Winner" in status.content and "finished" in status.content
+            used = humans.used
+            assert used["/risk place"] and used["/risk attack"], dict(used)
+            assert used["/risk fortify"] + used["/risk endturn"], dict(used)
+            assert used["button move"] + used["button stop"] + used["button blitz"], dict(used)
+            print(f"winner {state.name(state.winner)} after {humans.interactions} interactions, turn {state.turn},"
+                  f" {final.actions} actions, {time.monotonic() - started:.1f}s; {restart_note};"
+                  f" used {dict(humans.used)}")
+        except BaseException:
+            print(bot.logs())
+            raise
+        finally:
+            await bot.stop()
+        assert bot.proc is not None and bot.proc.returncode == 0, f"the bot exited with {bot.proc.returncode}"
+        assert integrity(db) == "ok"
+        assert not fake.unhandled(), [str(r) for r in fake.unhandled()]
