@@ -17,7 +17,7 @@ from discord.ext import commands
 from pydantic import SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from cogs.common import on_app_command_error
+from cogs.common import announce, on_app_command_error
 from engine.core.models import Seat
 from engine.core.play import play_out
 from engine.core.record import GameRecord
@@ -72,6 +72,8 @@ class GameMasterBot(commands.Bot):
         self.tree.on_error = on_app_command_error
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        for outcome in await self.service.resume_all():  # AI seats a crash interrupted
+            await announce(self.get_partial_messageable(outcome.game.channel_id), outcome)
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

@@ -304,6 +304,24 @@ class GameService:
             new_state, events = ruleset.apply(state, action)
             await self._save(outcome, action, new_state, events, None, ai=True)
 
+    async def resume_all(self) -> list[Outcome]:
+        """After a restart, let AI seats finish every decision that is theirs (a crash may have cut them off)."""
+        outcomes: list[Outcome] = []
+        for game in await self.store.running_games():
+            async with self.lock(game.channel_id):
+                fresh = await self.store.game(game.id)
+                if fresh is None or fresh.status != "running":
+                    continue
+                try:
+                    state = self.state_of(fresh)
+                except RuleError:
+                    continue  # a corrupt game stays paused; its channel is told when someone acts there
+                outcome = Outcome(game=fresh, ruleset=get(fresh.ruleset), state=state)
+                await self._run_ai(outcome, Lobby.model_validate(fresh.lobby))
+                if outcome.steps:
+                    outcomes.append(outcome)
+        return outcomes
+
     async def history(self, channel_id: int, offset: int = 0, limit: int = 20) -> tuple[GameRow, list[Any], int]:
         """A page of the action log with the events of each action."""
         game, _ = await self.current(channel_id)

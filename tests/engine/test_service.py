@@ -210,3 +210,33 @@ async def test_abandon_needs_the_host_or_a_moderator(service: GameService) -> No
     assert await code_of(service.abandon(CHANNEL, BOB, moderator=False)) == "E_NOT_HOST"
     await service.abandon(CHANNEL, BOB, moderator=True)
     assert await service.store.live_game(CHANNEL) is None
+
+
+async def test_ai_seats_cut_off_by_a_crash_move_after_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    store = await Store.open(path)
+    service = GameService(store, seed_source=lambda: 42)
+    await service.new_game(CHANNEL, 1, seat(ALICE), "risk", {"setup": "random_deal"})
+    await service.add_ai(CHANNEL, ALICE)
+    await service.add_ai(CHANNEL, ALICE)
+    started = await service.start(CHANNEL, ALICE)
+    assert {d.player for d in started.pending} == {ALICE}
+    state = started.state
+    assert isinstance(state, RiskState)
+
+    async def crash(*_: object) -> None:  # the process dies before the AI seats move
+        return None
+
+    service._run_ai = crash  # type: ignore[method-assign]
+    cut = await service.act(CHANNEL, ALICE, {"type": "place", "territory": state.territories_of(ALICE)[0]})
+    assert {d.player for d in cut.pending} <= {1, 2}, "an AI seat is due after Alice's setup placement"
+    await store.close()
+
+    restarted = GameService(await Store.open(path))
+    resumed = await restarted.resume_all()
+    assert len(resumed) == 1 and resumed[0].steps and all(step.ai for step in resumed[0].steps)
+    assert {d.player for d in resumed[0].pending} == {ALICE}
+    _, after = await restarted.current(CHANNEL)
+    assert after == resumed[0].state
+    assert await restarted.resume_all() == [], "nothing is left to resume"
+    await restarted.store.close()
