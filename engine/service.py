@@ -276,12 +276,10 @@ class GameService:
         ruleset = outcome.ruleset
         game = outcome.game
         status = "finished" if ruleset.winners(state) is not None else "running"
-        await self.store.record_action(
-            game.id, game.version, state.seq, action.player, action.model_dump(mode="json"),
+        fresh = await self.store.record_action(
+            game, state.seq, action.player, action.model_dump(mode="json"),
             [e.model_dump(mode="json") for e in events], state.model_dump_json(), interaction_id, status,
         )
-        fresh = await self.store.game(game.id)
-        assert fresh is not None
         self._cache[game.id] = (fresh.version, state)
         outcome.game = fresh
         outcome.state = state

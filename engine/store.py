@@ -8,7 +8,7 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -137,21 +137,33 @@ class Store:
     async def open(cls, path: str | Path, clock: Any = time.time) -> Store:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(str(path), isolation_level=None)
+        # sqlite3 opens BEGIN IMMEDIATE itself before the first write of a transaction: one round trip fewer
+        db = await aiosqlite.connect(str(path), isolation_level="IMMEDIATE")
         await db.execute("PRAGMA journal_mode=WAL")
         await db.execute("PRAGMA synchronous=NORMAL")
         await db.execute("PRAGMA foreign_keys=ON")
         await db.execute("PRAGMA busy_timeout=5000")
         store = cls(db, clock)
-        await store.migrate()
+        try:
+            await store.migrate()
+        except BaseException:
+            await db.close()  # an open connection's thread would keep the process alive
+            raise
         return store
 
     async def close(self) -> None:
         await self._db.close()
 
+    async def _one(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
+        """The first row of a query, in one round trip to the database thread."""
+        rows = list(await self._db.execute_fetchall(sql, params))
+        return rows[0] if rows else None
+
+    async def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        return list(await self._db.execute_fetchall(sql, params))
+
     async def schema_version(self) -> int:
-        async with self._db.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
+        row = await self._one("PRAGMA user_version")
         return int(row[0]) if row else 0
 
     async def migrate(self) -> int:
@@ -161,6 +173,7 @@ class Store:
             raise StoreError(f"the database has schema {current}, newer than this bot's {len(MIGRATIONS)}")
         for number in range(current + 1, len(MIGRATIONS) + 1):
             async with self.transaction() as db:
+                await db.execute("BEGIN IMMEDIATE")  # DDL does not open a transaction by itself
                 for statement in MIGRATIONS[number - 1].split(";"):
                     if statement.strip():
                         await db.execute(statement)
@@ -169,44 +182,39 @@ class Store:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """BEGIN IMMEDIATE … COMMIT, rolled back on any error."""
+        """One write transaction (begun by the first write), committed, or rolled back on any error."""
         async with self._write:
-            await self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
             except BaseException:
-                await self._db.execute("ROLLBACK")
+                await self._db.rollback()
                 raise
-            await self._db.execute("COMMIT")
+            await self._db.commit()
 
     async def integrity_ok(self) -> bool:
-        async with self._db.execute("PRAGMA integrity_check") as cur:
-            row = await cur.fetchone()
+        row = await self._one("PRAGMA integrity_check")
         return bool(row) and row[0] == "ok"
 
     # -- games
 
     async def live_game(self, channel_id: int) -> GameRow | None:
-        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')"
-        async with self._db.execute(sql, (channel_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')", (channel_id,)
+        )
         return _game(row) if row else None
 
     async def latest_game(self, channel_id: int) -> GameRow | None:
         """The channel's live game, or else its most recent one."""
-        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1"
-        async with self._db.execute(sql, (channel_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+                              (channel_id,))
         return _game(row) if row else None
 
     async def game(self, game_id: int) -> GameRow | None:
-        async with self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         return _game(row) if row else None
 
     async def running_games(self) -> list[GameRow]:
-        async with self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running'") as cur:
-            return [_game(r) for r in await cur.fetchall()]
+        return [_game(r) for r in await self._all(f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running'")]
 
     async def create_game(
         self, channel_id: int, guild_id: int | None, ruleset: str, host_id: int, seed: int, lobby: dict[str, Any]
@@ -246,50 +254,49 @@ class Store:
                 raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
 
     async def record_action(
-        self, game_id: int, expected_version: int, seq: int, actor: int, action: dict[str, Any],
-        events: list[dict[str, Any]], state: str, interaction_id: str | None, status: str = "running",
-    ) -> None:
-        """Append one action and save the new state in one transaction, checking the version."""
+        self, game: GameRow, seq: int, actor: int, action: dict[str, Any], events: list[dict[str, Any]],
+        state: str, interaction_id: str | None, status: str = "running",
+    ) -> GameRow:
+        """Append one action and save the new state in one transaction, checking the version; the new row."""
         now = self._clock()
         async with self.transaction() as db:
             try:
                 await db.execute(
                     "INSERT INTO actions (game_id, seq, actor, action, events, interaction_id, created_at) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (game_id, seq, actor, json.dumps(action), json.dumps(events), interaction_id, now),
+                    (game.id, seq, actor, json.dumps(action), json.dumps(events), interaction_id, now),
                 )
             except sqlite3.IntegrityError as err:
                 if interaction_id is not None and "interaction_id" in str(err):
                     raise DuplicateInteraction(interaction_id) from err
-                raise VersionConflict(f"action {seq} of game {game_id} exists already") from err
+                raise VersionConflict(f"action {seq} of game {game.id} exists already") from err
             cur = await db.execute(
                 "UPDATE games SET state = ?, status = ?, version = version + 1, updated_at = ? "
                 "WHERE id = ? AND version = ?",
-                (state, status, now, game_id, expected_version),
+                (state, status, now, game.id, game.version),
             )
             if cur.rowcount != 1:
-                raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
+                raise VersionConflict(f"game {game.id} is no longer at version {game.version}")
+        return replace(game, state=state, status=status, version=game.version + 1, updated_at=now)
 
     # -- the action log
 
     async def action_by_interaction(self, interaction_id: str) -> ActionRow | None:
-        async with self._db.execute(
+        row = await self._one(
             "SELECT game_id, seq, actor, action, events, interaction_id, created_at FROM actions "
             "WHERE interaction_id = ?", (interaction_id,),
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return _action(row) if row else None
 
     async def actions(self, game_id: int, offset: int = 0, limit: int = 1_000_000) -> list[ActionRow]:
-        async with self._db.execute(
+        rows = await self._all(
             "SELECT game_id, seq, actor, action, events, interaction_id, created_at FROM actions "
             "WHERE game_id = ? ORDER BY seq LIMIT ? OFFSET ?", (game_id, limit, offset),
-        ) as cur:
-            return [_action(r) for r in await cur.fetchall()]
+        )
+        return [_action(r) for r in rows]
 
     async def count_actions(self, game_id: int) -> int:
-        async with self._db.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._one("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,))
         return int(row[0]) if row else 0
 
     # -- timers
@@ -303,10 +310,7 @@ class Store:
             return int(cur.lastrowid or 0)
 
     async def next_timer(self) -> TimerRow | None:
-        async with self._db.execute(
-            "SELECT id, game_id, kind, due_at, payload FROM timers ORDER BY due_at, id LIMIT 1"
-        ) as cur:
-            row = await cur.fetchone()
+        row = await self._one("SELECT id, game_id, kind, due_at, payload FROM timers ORDER BY due_at, id LIMIT 1")
         return TimerRow(row[0], row[1], row[2], row[3], json.loads(row[4])) if row else None
 
     async def delete_timers(self, game_id: int, kind: str | None = None) -> None:

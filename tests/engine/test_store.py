@@ -52,9 +52,10 @@ async def test_one_live_game_per_channel(tmp_path: Path) -> None:
 async def test_record_action_checks_the_version_and_writes_nothing_on_conflict(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "bot.sqlite3")
     game = await store.create_game(1, None, "risk", 100, 7, {})
-    await store.record_action(game.id, game.version, 1, 100, {"type": "x"}, [], '{"s": 1}', "i-1")
+    saved = await store.record_action(game, 1, 100, {"type": "x"}, [], '{"s": 1}', "i-1")
+    assert saved == await store.game(game.id)
     with pytest.raises(VersionConflict):
-        await store.record_action(game.id, game.version, 2, 100, {"type": "y"}, [], '{"s": 2}', "i-2")
+        await store.record_action(game, 2, 100, {"type": "y"}, [], '{"s": 2}', "i-2")
     assert await store.count_actions(game.id) == 1
     assert (await store.game(game.id)).state == '{"s": 1}'
     assert await store.action_by_interaction("i-2") is None
@@ -64,10 +65,9 @@ async def test_record_action_checks_the_version_and_writes_nothing_on_conflict(t
 async def test_a_retried_interaction_is_recognised(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "bot.sqlite3")
     game = await store.create_game(1, None, "risk", 100, 7, {})
-    await store.record_action(game.id, game.version, 1, 100, {"type": "x"}, [{"type": "e"}], "{}", "i-1")
-    fresh = await store.game(game.id)
+    fresh = await store.record_action(game, 1, 100, {"type": "x"}, [{"type": "e"}], "{}", "i-1")
     with pytest.raises(DuplicateInteraction):
-        await store.record_action(game.id, fresh.version, 2, 100, {"type": "x"}, [], "{}", "i-1")
+        await store.record_action(fresh, 2, 100, {"type": "x"}, [], "{}", "i-1")
     row = await store.action_by_interaction("i-1")
     assert row is not None and row.seq == 1 and row.events == [{"type": "e"}]
     assert await store.count_actions(game.id) == 1

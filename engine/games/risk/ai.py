@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from engine.games.risk import actions as A
 from engine.games.risk.mapdata import RiskMap, classic
@@ -119,17 +120,24 @@ class BaselinePolicy:
         p = next((p for p in s.players if p.colour == m.destroy and p.status == "active"), None)
         return p.id if p else None
 
-    def target_score(self, s: RiskState, pid: int, source: str, target: str) -> float:
+    def target_scores(self, s: RiskState, pid: int, options: list[tuple[str, str]]) -> list[tuple[float, str, str]]:
+        """Odds, goal continents, the destroy target and weak players make a target attractive."""
         b = self.b
-        score = (s.armies[source] - 1) / (s.armies[target] + 1)
-        if b.territory[target].continent in self.goal_continents(s, pid):
-            score += 0.6
-        if s.owner[target] == self.destroy_target(s, pid):
-            score += 0.8
-        owner = s.owner[target]
-        if owner not in (NEUTRAL,) and sum(1 for o in s.owner.values() if o == owner) <= 2:
-            score += 0.5  # finish a weak player for their cards
-        return score
+        goals = set(self.goal_continents(s, pid))
+        hunted = self.destroy_target(s, pid)
+        held = Counter(s.owner.values())
+        scored = []
+        for source, target in options:
+            score = (s.armies[source] - 1) / (s.armies[target] + 1)
+            owner = s.owner[target]
+            if b.territory[target].continent in goals:
+                score += 0.6
+            if owner == hunted:
+                score += 0.8
+            if owner != NEUTRAL and held[owner] <= 2:
+                score += 0.5  # finish a weak player for their cards
+            scored.append((score, source, target))
+        return scored
 
     def best_place(self, s: RiskState, pid: int) -> str:
         b = self.b
@@ -184,8 +192,7 @@ class BaselinePolicy:
                 return A.Place(player=pid, territory=self.best_place(s, pid), count=s.pool)
         if s.phase in (Phase.REINFORCE, Phase.ATTACK):
             options = [(src, tgt) for src, tgt in attack_options(b, s, pid) if s.armies[src] >= 3]
-            scored = [(self.target_score(s, pid, src, tgt), src, tgt) for src, tgt in options]
-            scored = [x for x in scored if x[0] >= 1.3]
+            scored = [x for x in self.target_scores(s, pid, options) if x[0] >= 1.3]
             if scored:
                 _, src, tgt = max(scored)
                 return A.Attack(player=pid, source=src, target=tgt, until="conquer",
