@@ -1,0 +1,21 @@
+"""Board pictures: a game's state (and its last events) → PNG bytes, pure and synchronous; never imports discord.
+
+The service calls `render_board` in a worker thread and keeps the bytes in a `cache.RenderCache`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.core.models import Event, GameState
+
+
+def render_board(state: GameState, events: Sequence[Event] = (), *, locale: str = "en") -> bytes:
+    """The board of any game with a renderer, chosen by `state.game`."""
+    if state.game == "risk":
+        from engine.games.risk.state import RiskState
+        from renderer import risk
+
+        assert isinstance(state, RiskState)
+        return risk.render(state, events, locale=locale)
+    raise ValueError(f"no board renderer for {state.game!r}")

@@ -1,0 +1,560 @@
+"""The classic Risk board picture (RISK-DIG-31 … DIG-36, DIG-38): a state and the last turn's events → PNG.
+
+Only public information is drawn: owners, army counts, how many cards each player holds, the deck's size and
+the public events. Card identities, missions and secret placement plans are never read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from PIL import Image, ImageChops, ImageDraw
+
+from engine.core.i18n import translate
+from engine.core.models import Event
+from engine.games.risk import events as E
+from engine.games.risk.mapdata import RiskMap, classic
+from engine.games.risk.rules import reinforcements
+from engine.games.risk.state import NEUTRAL, Phase, RiskPlayer, RiskState
+from renderer.draw import (
+    DARK_INK,
+    LIGHT_INK,
+    RGB,
+    SOLID,
+    Canvas,
+    Palette,
+    Piece,
+    arrow_outline,
+    blend,
+    hex_rgb,
+    ink_for,
+    pill_mask,
+    text_box,
+)
+from renderer.fonts import clean, fit, font
+from renderer.geometry import Box, Geometry, SeaLink, load
+
+WIDTH = 1600
+BANNER_H = 86
+MAP_Y = BANNER_H
+LEGEND_COLUMNS = 4
+LEGEND_ROW = 74
+LEGEND_PAD = 4
+
+SEA: RGB = hex_rgb("#cfe3ee")
+LANE: RGB = hex_rgb("#5d7d96")
+BORDER: RGB = hex_rgb("#2f3640")
+BANNER: RGB = hex_rgb("#1f2633")
+BANNER_MUTED: RGB = hex_rgb("#b9c3d1")
+LEGEND: RGB = hex_rgb("#f4f1ea")
+LEGEND_ACTIVE: RGB = hex_rgb("#e3ddcf")
+LEGEND_MUTED: RGB = hex_rgb("#8a8578")
+RULE: RGB = hex_rgb("#9aa3ad")
+UNCLAIMED: RGB = hex_rgb("#ece6d8")
+CONQUERED: RGB = hex_rgb("#ffc400")
+FORTIFIED: RGB = hex_rgb("#ffffff")
+ATTACK_ARROW: RGB = hex_rgb("#e0102a")
+FORTIFY_ARROW: RGB = hex_rgb("#ffffff")
+PLACE_HIGHLIGHT: RGB = hex_rgb("#ffc400")
+
+RIM = 5
+"""Width in px of the band inside each territory's border that lights up when it was conquered or fortified."""
+SHELF = 11
+"""Width in px of the tinted sea around each continent."""
+DASH, DASH_GAP, LANE_WIDTH = 9, 6, 3
+BADGE_RING = 2
+"""A white ring and a dark edge around each army badge, so that it stands out on any fill."""
+
+
+@dataclass(frozen=True)
+class Look:
+    """How one owner is drawn: a strong colour for badges and swatches, a lighter fill, and a letter."""
+
+    badge: RGB
+    fill: RGB
+    letter: str
+
+
+def _look(badge: str, letter: str, fill_mix: float = 0.38) -> Look:
+    strong = hex_rgb(badge)
+    return Look(strong, blend(strong, LIGHT_INK, fill_mix), letter)
+
+
+LOOKS: dict[str, Look] = {
+    # Okabe–Ito-inspired shades that still read as the engine's colour names; the letter backs the colour up.
+    "red": _look("#d43d28", "R"),
+    "blue": _look("#0a6fb4", "B"),
+    "green": _look("#009e73", "G"),
+    "yellow": _look("#f2dc3c", "Y", 0.45),
+    "black": _look("#333b47", "K", 0.3),
+    "pink": _look("#cc72b0", "P"),
+}
+NEUTRAL_LOOK = _look("#a09a8e", "N", 0.5)
+CONTINENT_TINTS: dict[str, tuple[RGB, RGB]] = {
+    # (sea tint around the continent, ink of its outline and label)
+    "north_america": (hex_rgb("#ead9ad"), hex_rgb("#7d6224")),
+    "south_america": (hex_rgb("#cfe0b6"), hex_rgb("#4e6d2c")),
+    "europe": (hex_rgb("#cfd1ec"), hex_rgb("#444b8c")),
+    "africa": (hex_rgb("#efcfb6"), hex_rgb("#8c4f27")),
+    "asia": (hex_rgb("#bfe1d5"), hex_rgb("#2a6e5c")),
+    "australia": (hex_rgb("#e9cbe0"), hex_rgb("#80406f")),
+}
+CONTINENT_SHORT = {
+    "north_america": "NA", "south_america": "SA", "europe": "EU", "africa": "AF", "asia": "AS", "australia": "AU",
+}
+
+
+def _palette() -> Palette:
+    """Every colour a Risk board uses, with shades for the edges where two of them meet."""
+    looks = [*LOOKS.values(), NEUTRAL_LOOK]
+    colours = [SEA, LANE, BORDER, RULE, UNCLAIMED, CONQUERED, FORTIFIED, ATTACK_ARROW, DARK_INK, LIGHT_INK]
+    pairs: list[tuple[RGB, RGB]] = [(UNCLAIMED, DARK_INK), (DARK_INK, LIGHT_INK), (BANNER, LIGHT_INK),
+                                    (BANNER, BANNER_MUTED), (BANNER, PLACE_HIGHLIGHT), (PLACE_HIGHLIGHT, DARK_INK),
+                                    (LEGEND, DARK_INK), (LEGEND, LEGEND_MUTED), (LEGEND, LEGEND_ACTIVE),
+                                    (LEGEND_ACTIVE, DARK_INK)]
+    for look in looks:
+        pairs += [(look.fill, ink_for(look.fill)), (look.fill, DARK_INK), (LIGHT_INK, look.badge),
+                  (look.badge, ink_for(look.badge)), (BANNER, look.badge), (LEGEND, look.badge),
+                  (LEGEND_ACTIVE, look.badge)]
+    for tint, ink in CONTINENT_TINTS.values():
+        pairs += [(SEA, ink), (tint, ink), (LEGEND, tint), (LEGEND_ACTIVE, tint)]
+        colours.append(tint)
+    return Palette(colours, pairs)
+
+
+class Layers:
+    """The values of the pre-drawn base picture, which each render maps to palette indices."""
+
+    def __init__(self, territories: int, continents: int) -> None:
+        self.sea = 0
+        self.fill = 1
+        self.rim = 1 + territories
+        self.border = 1 + 2 * territories
+        self.continent_border = self.border + 1
+        self.coast = self.border + 2
+        self.shelf = self.coast + continents
+        self.lane = self.shelf + continents
+        self.banner = self.lane + 1
+        self.legend = self.banner + 1
+        self.rule = self.legend + 1
+
+
+@dataclass(frozen=True)
+class Board:
+    """Everything about the picture that never changes, built once per process."""
+
+    map: RiskMap
+    geometry: Geometry
+    layers: Layers
+    base: Image.Image
+    """The whole picture as layer values: sea, territories, rims, borders, lanes, backgrounds."""
+    lut: list[int]
+    """Palette index of each layer value; a render overrides the fills and rims."""
+    palette: Palette
+
+
+def _spread(img: Image.Image, radius: int, grow: bool) -> Image.Image:
+    """Max (grow) or min over each (2r+1)² square, from shifted copies: far faster than Pillow's rank filter."""
+    pick, pad = (ImageChops.lighter, 0) if grow else (ImageChops.darker, 255)
+    for axis in (0, 1):
+        out = img
+        for d in (*range(-radius, 0), *range(1, radius + 1)):
+            moved = Image.new("L", img.size, pad)
+            moved.paste(img, (d, 0) if axis == 0 else (0, d))
+            out = pick(out, moved)
+        img = out
+    return img
+
+
+def _mask(img: Image.Image, test: Callable[[int], bool]) -> Image.Image:
+    return img.point(lambda v: 255 if test(v) else 0)
+
+
+def _differs(img: Image.Image, radius: int) -> Image.Image:
+    """Where the (2r+1)² square around a pixel holds more than one value."""
+    return _mask(ImageChops.difference(_spread(img, radius, True), _spread(img, radius, False)), bool)
+
+
+def _base_map(board: RiskMap, g: Geometry, layers: Layers) -> Image.Image:
+    """The map's layer values: fills, rims, borders, coasts, continent tints and sea lanes."""
+    idx = g.index_image()
+    continent_no = {c.id: k for k, c in enumerate(board.continents, start=1)}
+    lut = [0] * 256
+    for tid, shape in g.territories.items():
+        lut[shape.index] = continent_no[board.territory[tid].continent]
+    cont = idx.point(lut)
+    land = _mask(idx, bool)
+    edge = _differs(idx, 1)
+    coast = ImageChops.multiply(edge, _mask(_spread(idx, 1, False), lambda v: v == 0))
+    continent_edge = ImageChops.multiply(_differs(cont, 2), _mask(_spread(idx, 2, False), bool))
+    rim = ImageChops.multiply(_differs(idx, RIM), land)
+    grown = _spread(cont, SHELF, True)
+    shelf = ImageChops.multiply(_mask(grown, bool), ImageChops.invert(land))
+
+    out = idx.copy()
+    out.paste(idx.point(lambda v: v - 1 + layers.rim if v else 0), mask=rim)
+    out.paste(grown.point(lambda c: c - 1 + layers.shelf if c else 0), mask=shelf)
+    pen = ImageDraw.Draw(out)
+    for lane in g.sea_links:
+        for segment in lane.segments:
+            _dashes(pen, segment, layers.lane)
+    out.paste(layers.border, mask=ImageChops.subtract(ImageChops.multiply(edge, land), continent_edge))
+    out.paste(layers.continent_border, mask=continent_edge)
+    out.paste(grown.point(lambda c: c - 1 + layers.coast if c else 0), mask=coast)
+    return out
+
+
+def _dashes(pen: ImageDraw.ImageDraw, segment: tuple[int, int, int, int], value: int) -> None:
+    x0, y0, x1, y1 = segment
+    length = max(1.0, ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    at = 0.0
+    while at < length:
+        end = min(at + DASH, length)
+        pen.line((x0 + ux * at, y0 + uy * at, x0 + ux * end, y0 + uy * end), fill=value, width=LANE_WIDTH)
+        at = end + DASH_GAP
+
+
+@cache
+def board() -> Board:
+    m = classic()
+    g = load("risk")
+    layers = Layers(len(g.territories), len(m.continents))
+    height = _height(g, 2)
+    canvas = Image.new("L", (WIDTH, height), layers.banner)
+    canvas.paste(layers.legend, (0, MAP_Y + g.height, WIDTH, height))
+    canvas.paste(_base_map(m, g, layers), (0, MAP_Y))
+    canvas.paste(layers.rule, (0, MAP_Y + g.height, WIDTH, MAP_Y + g.height + 2))
+    palette = _palette()
+    lut = [0] * 256
+    lut[layers.border] = lut[layers.continent_border] = palette[BORDER]
+    for k, c in enumerate(m.continents):
+        tint, ink = CONTINENT_TINTS[c.id]
+        lut[layers.coast + k], lut[layers.shelf + k] = palette[ink], palette[tint]
+    lut[layers.sea], lut[layers.lane] = palette[SEA], palette[LANE]
+    lut[layers.banner], lut[layers.legend], lut[layers.rule] = palette[BANNER], palette[LEGEND], palette[RULE]
+    base = Image.frombytes("P", canvas.size, canvas.tobytes())
+    return Board(m, g, layers, base, lut, palette)
+
+
+def _height(g: Geometry, legend_rows: int) -> int:
+    return MAP_Y + g.height + 2 + legend_rows * LEGEND_ROW + LEGEND_PAD
+
+
+@dataclass(frozen=True)
+class LastTurn:
+    """What the public events of the last turn ask to highlight (RISK-DIG-36)."""
+
+    attacks: list[tuple[str, str]]
+    fortifies: list[tuple[str, str]]
+    conquered: set[str]
+    fortified: set[str]
+    last_battle: E.Battle | None
+
+    @classmethod
+    def of(cls, events: Sequence[Event]) -> LastTurn:
+        attacks: list[tuple[str, str]] = []
+        fortifies: list[tuple[str, str]] = []
+        conquered: set[str] = set()
+        last: E.Battle | None = None
+        for e in events:
+            if e.private_to is not None:
+                continue
+            if isinstance(e, E.Battle):
+                last = e
+                if (e.source, e.target) not in attacks:
+                    attacks.append((e.source, e.target))
+            elif isinstance(e, E.Conquered):
+                conquered.add(e.target)
+            elif isinstance(e, E.Moved) and e.kind == "fortify":
+                fortifies.append((e.source, e.target))
+        return cls(attacks, fortifies, conquered, {t for _, t in fortifies}, last)
+
+
+class Names:
+    """Players' names made drawable: glyphs the font lacks dropped, an empty result replaced."""
+
+    def __init__(self, state: RiskState, locale: str) -> None:
+        f = font(19, bold=True)
+        self.locale = locale
+        self.names = {
+            p.id: clean(p.name, f) or translate("risk.board.unnamed", locale, n=k)
+            for k, p in enumerate(state.players, start=1)
+        }
+
+    def __call__(self, pid: int | None) -> str:
+        if pid == NEUTRAL or pid is None:
+            return translate("risk.board.neutral", self.locale)
+        return self.names.get(pid, "?")
+
+
+def look_of(state: RiskState, pid: int | None) -> Look | None:
+    """The look of a territory's owner; None while unclaimed."""
+    if pid is None:
+        return None
+    player = state.player(pid)
+    if player is None:
+        return NEUTRAL_LOOK
+    return LOOKS.get(player.colour, NEUTRAL_LOOK)
+
+
+def fill_of(state: RiskState, tid: str) -> RGB:
+    look = look_of(state, state.owner.get(tid))
+    return look.fill if look else UNCLAIMED
+
+
+def render(state: RiskState, events: Sequence[Event] = (), *, locale: str = "en") -> bytes:
+    """The board as PNG bytes: pure and synchronous; the same state and events always give the same bytes."""
+    b = board()
+    last = LastTurn.of(events)
+    names = Names(state, locale)
+    entries: list[RiskPlayer | None] = list(state.players)
+    if NEUTRAL in state.owner.values():
+        entries.append(None)
+    canvas = _recolour(b, state, last, -(-len(entries) // LEGEND_COLUMNS))
+    _continent_labels(canvas, b)
+    for source, target in last.fortifies:
+        _arrow(canvas, b, source, target, FORTIFY_ARROW, DARK_INK)
+    for source, target in last.attacks:
+        _arrow(canvas, b, source, target, ATTACK_ARROW, LIGHT_INK)
+    _names(canvas, b, state)
+    _badges(canvas, b, state)
+    _banner(canvas, b, state, last, names, locale)
+    _legend(canvas, b, state, entries, names, locale)
+    return canvas.png()
+
+
+def _recolour(b: Board, state: RiskState, last: LastTurn, legend_rows: int) -> Canvas:
+    """The base picture with each territory in its owner's fill, highlight rims where the last turn says, and
+    room for the legend's rows."""
+    lut = list(b.lut)
+    p = b.palette
+    for tid, shape in b.geometry.territories.items():
+        fill = fill_of(state, tid)
+        rim = CONQUERED if tid in last.conquered else FORTIFIED if tid in last.fortified else fill
+        lut[b.layers.fill + shape.index - 1] = p[fill]
+        lut[b.layers.rim + shape.index - 1] = p[rim]
+    img = b.base.point(lut)
+    height = _height(b.geometry, legend_rows)
+    if height < img.height:
+        img = img.crop((0, 0, WIDTH, height))
+    img.putpalette(p.flat)
+    return Canvas(img, p)
+
+
+def _at(box: Box) -> tuple[float, float]:
+    """A map box's centre on the picture."""
+    x, y = box.centre
+    return x, y + MAP_Y
+
+
+def _continent_labels(canvas: Canvas, b: Board) -> None:
+    f = font(b.geometry.continent_label_size, bold=True)
+    for c in b.map.continents:
+        box = b.geometry.continents[c.id].box
+        canvas.text(_at(box), f"{c.name} +{c.bonus}", f, CONTINENT_TINTS[c.id][1], SEA)
+
+
+def _names(canvas: Canvas, b: Board, state: RiskState) -> None:
+    g = b.geometry
+    f = font(g.label_size, bold=True)
+    for tid, shape in g.territories.items():
+        fill = fill_of(state, tid)
+        box = shape.label.box
+        cx = (box.x0 + box.x1) / 2
+        for k, line in enumerate(shape.label.lines):
+            canvas.text((cx, MAP_Y + box.y0 + g.line_height * (k + 0.5)), line, f, ink_for(fill), fill)
+
+
+def _badges(canvas: Canvas, b: Board, state: RiskState) -> None:
+    """Each owned territory's army count on a pill of the owner's colour, with the owner's letter."""
+    for tid, shape in b.geometry.territories.items():
+        look = look_of(state, state.owner.get(tid))
+        if look is not None:
+            box = shape.badge
+            piece = _badge(b.palette, look, state.armies.get(tid, 0), box.x1 - box.x0, box.y1 - box.y0)
+            canvas.paste(piece, (box.x0 - BADGE_RING, box.y0 - BADGE_RING + MAP_Y))
+
+
+@lru_cache(maxsize=1024)
+def _badge(palette: Palette, look: Look, count: int, w: int, h: int) -> Piece:
+    """An army badge on its owner's fill: dark edge, white ring, the owner's colour, letter and count."""
+    r = BADGE_RING
+    outer = pill_mask(w + 2 * r, h + 2 * r, h // 2 + r)
+    indices = Image.new("P", outer.size, palette[look.fill])
+    inner = Canvas(indices, palette)
+    inner.paste(palette.piece(outer, look.fill, DARK_INK), (0, 0))
+    inner.pill((1, 1, w + 2 * r - 1, h + 2 * r - 1), LIGHT_INK, DARK_INK)
+    inner.pill((r, r, r + w, r + h), look.badge, LIGHT_INK)
+    ink = ink_for(look.badge)
+    digits = str(count)
+    cy = r + h / 2
+    inner.text((r + 10, cy), look.letter, font(13, bold=True), ink, look.badge, anchor="lm")
+    size = {1: 26, 2: 26, 3: 20}.get(len(digits), 16)
+    inner.text((r + 21 + (w - 25) / 2, cy + 1), digits, font(size, bold=True), ink, look.badge)
+    return indices, Image.frombytes("L", outer.size, outer.tobytes().translate(SOLID))
+
+
+def _arrow(canvas: Canvas, b: Board, source: str, target: str, core: RGB, outline: RGB) -> None:
+    """An arrow from the source's badge to the target's; across the map's edge for a wrapping sea lane."""
+    g = b.geometry
+    start, end = _at(g.territories[source].badge), _at(g.territories[target].badge)
+    lane = _lane(g, source, target)
+    if lane is None or not lane.wraps:
+        _arrow_part(canvas, start, end, core, outline, head=True, trim=(22, 26))
+        return
+    for x0, y0, x1, y1 in lane.segments:
+        edge = (x1, y1 + MAP_Y)
+        if _inside(g.territories[source].bbox, x0, y0):
+            _arrow_part(canvas, start, edge, core, outline, head=False, trim=(22, 0))
+        else:
+            _arrow_part(canvas, edge, end, core, outline, head=True, trim=(0, 26))
+
+
+def _lane(g: Geometry, a: str, b: str) -> SeaLink | None:
+    return next((lane for lane in g.sea_links if {lane.a, lane.b} == {a, b}), None)
+
+
+def _inside(box: Box, x: float, y: float) -> bool:
+    return box.x0 <= x <= box.x1 and box.y0 <= y <= box.y1
+
+
+def _arrow_part(canvas: Canvas, p: tuple[float, float], q: tuple[float, float], core: RGB, outline: RGB, *,
+                head: bool, trim: tuple[float, float]) -> None:
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    length = (dx * dx + dy * dy) ** 0.5 or 1.0
+    ux, uy = dx / length, dy / length
+    p = (p[0] + ux * trim[0], p[1] + uy * trim[0])
+    q = (q[0] - ux * trim[1], q[1] - uy * trim[1])
+    head_length = 20 if head else 0
+    canvas.polygon(arrow_outline((p[0] - ux * 2, p[1] - uy * 2), (q[0] + ux * 3, q[1] + uy * 3), 10,
+                                 head_length + 4), outline)
+    canvas.polygon(arrow_outline(p, q, 6, head_length), core)
+
+
+def _banner(canvas: Canvas, b: Board, state: RiskState, last: LastTurn, names: Names, locale: str) -> None:
+    """Turn, active player and phase; armies to place; sets traded, next set, deck, mode and fortify rule."""
+    title = font(26, bold=True)
+    y1, y2 = 30, 66
+    over = state.phase is Phase.GAME_OVER
+    if over:
+        heading = translate("risk.phase.game_over", locale)
+    elif state.turn:
+        heading = translate("risk.board.turn", locale, turn=state.turn)
+    else:
+        heading = translate("risk.board.setup", locale)
+    x = canvas.text((24, y1), _capital(heading), title, LIGHT_INK, BANNER, anchor="lm")[2] + 22
+    who = state.winner if over else state.current
+    player = state.player(who) if who is not None else None
+    if player is not None:
+        x = _swatch(canvas, (x, y1), look_of(state, player.id) or NEUTRAL_LOOK, 30, BANNER) + 10
+        shown = names(player.id)
+        if over:
+            shown = translate("risk.board.winner", locale, player=shown)
+        x = canvas.text((x, y1), fit(shown, title, 560), title, LIGHT_INK, BANNER, anchor="lm")[2] + 18
+    if not over:
+        phase = _capital(translate(f"risk.phase.{state.phase.value}", locale))
+        canvas.text((x, y1), "· " + phase, font(24), BANNER_MUTED, BANNER, anchor="lm")
+    to_place = _to_place(state)
+    if to_place:
+        label = translate("risk.board.to_place", locale, n=to_place)
+        f = font(20, bold=True)
+        x0, _, x1, _ = text_box(label, f, (WIDTH - 24, y1), anchor="rm")
+        canvas.pill((x0 - 14, y1 - 18, x1 + 14, y1 + 18), PLACE_HIGHLIGHT, BANNER)
+        canvas.text((WIDTH - 24, y1), label, f, DARK_INK, PLACE_HIGHLIGHT, anchor="rm")
+    details = [
+        translate("risk.board.sets", locale, n=state.sets_traded, value=b.map.trade_value(state.sets_traded + 1)),
+        translate("risk.board.deck", locale, n=len(state.deck)),
+        translate(f"risk.board.mode.{state.options.mode}", locale),
+        translate(f"risk.board.fortify.{state.options.fortify_mode}", locale),
+    ]
+    canvas.text((24, y2), "   ·   ".join(details), font(17), BANNER_MUTED, BANNER, anchor="lm")
+    if last.last_battle is not None:
+        e = last.last_battle
+        battle = translate("risk.board.last_battle", locale, source=b.map.territory[e.source].name,
+                           target=b.map.territory[e.target].name, attack="-".join(map(str, e.attack_dice)),
+                           defence="-".join(map(str, e.defence_dice)), a=e.attacker_losses, d=e.defender_losses)
+        canvas.text((WIDTH - 24, y2), battle, font(17, bold=True), LIGHT_INK, BANNER, anchor="rm")
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _to_place(state: RiskState) -> int:
+    if state.phase in (Phase.SETUP_PLACE, Phase.SETUP_PLACE_2P, Phase.SETUP_CLAIM):
+        return state.setup_left.get(state.current, 0)
+    return state.pool
+
+
+def _swatch(canvas: Canvas, xy: tuple[float, float], look: Look, size: int, bg: RGB) -> int:
+    """A rounded square of the owner's colour with their letter, left-centred at xy; returns its right edge."""
+    x, y = round(xy[0]), round(xy[1] - size / 2)
+    canvas.pill((x, y, x + size, y + size), look.badge, bg, radius=size // 4)
+    canvas.text((x + size / 2, y + size / 2 + 1), look.letter, font(size * 5 // 8, bold=True), ink_for(look.badge),
+                look.badge)
+    return x + size
+
+
+def _reinforcements(b: Board, state: RiskState, pid: int) -> int:
+    """Next turn's armies before cards, by the rules' own count."""
+    base, held = reinforcements(b.map, state, pid)
+    return base + sum(b.map.continent[c].bonus for c in held)
+
+
+def _legend(canvas: Canvas, b: Board, state: RiskState, entries: list[RiskPlayer | None], names: Names,
+            locale: str) -> None:
+    """Per player (and Neutral): colour, letter and name; territories, armies, cards; next reinforcement and
+    continents held, or why they are out."""
+    top = MAP_Y + b.geometry.height + 2
+    slot_w = WIDTH // LEGEND_COLUMNS
+    name_font, small = font(19, bold=True), font(15)
+    for k, player in enumerate(entries):
+        x = (k % LEGEND_COLUMNS) * slot_w
+        y = top + (k // LEGEND_COLUMNS) * LEGEND_ROW
+        pid = player.id if player else NEUTRAL
+        out = player is not None and player.status != "active"
+        bg = LEGEND
+        if player is not None and pid == state.current and state.phase is not Phase.GAME_OVER:
+            bg = LEGEND_ACTIVE
+            canvas.pill((x + 6, y + 3, x + slot_w - 6, y + LEGEND_ROW - 1), bg, LEGEND, radius=10)
+        text_x = _swatch(canvas, (x + 16, y + 23), look_of(state, pid) or NEUTRAL_LOOK, 30, bg) + 10
+        room = x + slot_w - 12 - text_x
+        ink = LEGEND_MUTED if out else DARK_INK
+        x0, _, x1, _ = canvas.text((text_x, y + 23), fit(names(pid), name_font, room), name_font, ink, bg, anchor="lm")
+        if out:
+            canvas.rect((x0, y + 23, x1, y + 25), ink)
+        owned = state.territories_of(pid)
+        stats = translate("risk.board.stats", locale, territories=len(owned),
+                          armies=sum(state.armies.get(t, 0) for t in owned), cards=len(state.hands.get(pid, [])))
+        canvas.text((text_x, y + 45), fit(stats, small, room), small, ink, bg, anchor="lm")
+        if player is not None and out:
+            canvas.text((text_x, y + 63), translate(f"risk.board.{player.status}", locale), small, ink, bg, anchor="lm")
+        elif player is not None:
+            _outlook(canvas, b, state, pid, (text_x, y + 63), x + slot_w - 12, bg, locale)
+
+
+def _outlook(canvas: Canvas, b: Board, state: RiskState, pid: int, xy: tuple[int, int], right: int, bg: RGB,
+             locale: str) -> None:
+    """Next turn's reinforcement (or armies left to place during setup), then the continents held as chips."""
+    x = xy[0]
+    if state.phase in (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.SETUP_PLACE_2P):
+        note = translate("risk.board.setup_left", locale, n=state.setup_left.get(pid, 0))
+    elif state.phase is Phase.GAME_OVER:
+        note = ""
+    else:
+        note = translate("risk.board.next_turn", locale, n=_reinforcements(b, state, pid))
+    if note:
+        x = canvas.text(xy, note, font(15), DARK_INK, bg, anchor="lm")[2] + 10
+    chip = font(13, bold=True)
+    for c in b.map.continents:
+        if all(state.owner.get(t) == pid for t in b.map.members[c.id]):
+            tint, ink = CONTINENT_TINTS[c.id]
+            x1 = text_box(CONTINENT_SHORT[c.id], chip, (x + 6, xy[1]), anchor="lm")[2]
+            if x1 + 6 > right:
+                break
+            canvas.pill((x, xy[1] - 9, x1 + 6, xy[1] + 9), tint, bg, radius=6)
+            canvas.text((x + 6, xy[1]), CONTINENT_SHORT[c.id], chip, ink, tint, anchor="lm")
+            x = x1 + 11
