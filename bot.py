@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import discord
@@ -18,13 +19,15 @@ from pydantic import SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from cogs.common import announce, on_app_command_error
-from engine.core.models import Seat
+from engine.core.models import Event, GameState, Seat
 from engine.core.play import play_out
 from engine.core.record import GameRecord
 from engine.games import NAMES, get
 from engine.positions import record_json
 from engine.service import GameService
 from engine.store import Store
+from renderer import render_board
+from renderer.cache import RenderCache
 
 log = logging.getLogger("gamemaster")
 
@@ -68,12 +71,17 @@ class GameMasterBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_path)
-        self.service = GameService(self.store)
+        cache = RenderCache(max_items=128)
+
+        def render(key: tuple[int, int], state: GameState, events: Sequence[Event]) -> bytes:
+            return cache.get_or_render(key, lambda: render_board(state, events))
+
+        self.service = GameService(self.store, renderer=render)
         self.tree.on_error = on_app_command_error
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         for outcome in await self.service.resume_all():  # AI seats a crash interrupted
-            await announce(self.get_partial_messageable(outcome.game.channel_id), outcome)
+            await announce(self.get_partial_messageable(outcome.game.channel_id), outcome, self.service)
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -101,29 +109,41 @@ DEMO_NAMES = ("Ada", "Björn", "Chiyo", "Dmitri", "Eun-ji", "Farah")
 
 
 def run_demo(game: str, players: int, seed: int, out: Path, policy: str = "baseline") -> GameRecord:
-    """Play a whole AI game; write record.json and transcript.txt to `out`."""
+    """Play a whole AI game; write record.json, transcript.txt and the board after every turn to `out`."""
     ruleset = get(game)
     options = ruleset.options_model()
     seats = [Seat(id=i + 1, name=DEMO_NAMES[i % len(DEMO_NAMES)], ai=True) for i in range(players)]
     state, events = ruleset.new_game(seats, options, seed)
     lines = [f"# {ruleset.title} — offline demo, seed {seed}, {players} AI players", ""]
     lines += [text for e in events if (text := ruleset.narrate(e, state))]
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("board-*.png"):
+        old.unlink()
+    turn: list[Event] = []
 
-    def narrate_step(_before: object, _action: object, after: object, new_events: list) -> None:
+    def step(_before: object, _action: object, after: GameState, new_events: list[Event]) -> None:
         lines.extend(text for e in new_events if (text := ruleset.narrate(e, after)))
+        for event in new_events:
+            if event.type == "turn_started" and turn:  # the board as the finished turn left it
+                number = getattr(after, "turn", 0) - 1
+                (out / f"board-{number:03d}.png").write_bytes(render_board(after, turn))
+                turn.clear()
+            if event.private_to is None:
+                turn.append(event)
 
     policies = {s.id: ruleset.policy(policy) for s in seats}
-    state, actions = play_out(ruleset, state, policies, seed, on_step=narrate_step)
+    state, actions = play_out(ruleset, state, policies, seed, on_step=step)
+    (out / "board-final.png").write_bytes(render_board(state, turn))
     record = GameRecord(game=ruleset.name, seed=seed, options=options.model_dump(mode="json"), seats=seats,
                         actions=[a.model_dump(mode="json") for a in actions])
-    out.mkdir(parents=True, exist_ok=True)
     (out / "record.json").write_text(record_json(record), encoding="utf-8")
     (out / "transcript.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     winners = ruleset.winners(state)
     names = {s.id: s.name for s in seats}
     result = ", ".join(names[w] for w in winners) if winners else "nobody"
-    print(f"{ruleset.title}: {len(actions)} actions; winner {result}. Wrote {out / 'record.json'} and "
-          f"{out / 'transcript.txt'}.")
+    boards = len(list(out.glob("board-*.png")))
+    print(f"{ruleset.title}: {len(actions)} actions; winner {result}. Wrote {out / 'record.json'}, "
+          f"{out / 'transcript.txt'} and {boards} board pictures.")
     return record
 
 

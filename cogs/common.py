@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -133,10 +134,27 @@ def outcome_lines(outcome: Outcome, lead: str | None = None, locale: str = "en")
     return lines
 
 
-async def announce(channel: discord.abc.Messageable, outcome: Outcome, lead: str | None = None) -> None:
+BOARD_EVENTS = frozenset({"turn_started", "conquered", "game_won", "setup_finished"})
+"""After these the board is posted again (RISK-DIG-39: after every turn and every conquest)."""
+
+
+async def board_file(service: GameService, outcome: Outcome, always: bool = False) -> list[discord.File]:
+    """The board picture as an attachment, when the outcome changed the board enough to show it."""
+    if outcome.state is None or not (always or any(e.type in BOARD_EVENTS for e in outcome.events)):
+        return []
+    png = await service.board(outcome.game, outcome.state)
+    return [discord.File(io.BytesIO(png), filename="board.png")] if png else []
+
+
+async def announce(channel: discord.abc.Messageable, outcome: Outcome, service: GameService,
+                   lead: str | None = None, always_board: bool = False) -> None:
     """Post what happened, then ping whoever must decide next (RISK-ERR-3: successes are public)."""
-    for message in chunks(outcome_lines(outcome, lead)):
-        await channel.send(message, allowed_mentions=discord.AllowedMentions(users=True))
+    messages = chunks(outcome_lines(outcome, lead))
+    files = await board_file(service, outcome, always_board)
+    for index, message in enumerate(messages):
+        last = index == len(messages) - 1
+        await channel.send(message, files=files if last else [],
+                           allowed_mentions=discord.AllowedMentions(users=True))
 
 
 async def on_app_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
@@ -164,6 +182,7 @@ async def respond(interaction: discord.Interaction, outcome: Outcome, lead: str 
         return
     lines = outcome_lines(outcome, lead, locale_of(interaction))
     messages = chunks(lines) or [translate("done", locale_of(interaction))]
+    files = await board_file(service_of(interaction), outcome)
     for index, message in enumerate(messages):
         last = index == len(messages) - 1
-        await reply(interaction, message, view=view if last else None)
+        await reply(interaction, message, view=view if last else None, files=files if last else ())

@@ -90,7 +90,7 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         await interaction.followup.send(lead)
         channel = interaction.channel
         assert isinstance(channel, discord.abc.Messageable)
-        await announce(channel, outcome)
+        await announce(channel, outcome, service, always_board=True)
 
     @app_commands.command(name="status", description="Show this channel's game: seats, options, whose turn")
     async def status(self, interaction: discord.Interaction) -> None:

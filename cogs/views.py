@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import io
+from typing import Literal
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -21,11 +24,21 @@ class Views(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="board", description="Show this channel's board")
-    @app_commands.describe(public="Post it for everyone instead of only you")
-    async def board(self, interaction: discord.Interaction, public: bool = False) -> None:
-        game, state = await service_of(interaction).current(interaction.channel_id or 0)
+    @app_commands.describe(view="The picture, or a text list of every territory (accessible, light on data)",
+                           public="Post it for everyone instead of only you")
+    async def board(self, interaction: discord.Interaction, view: Literal["map", "text"] = "map",
+                    public: bool = False) -> None:
+        service = service_of(interaction)
+        game, state = await service.current(interaction.channel_id or 0)
         if state is None:
             raise RuleError("E_NOT_STARTED")
+        if view == "map" and service.renderer is not None:
+            await interaction.response.defer(ephemeral=not public, thinking=True)  # rendering takes a moment
+            png = await service.board(game, state)
+            assert png is not None
+            await interaction.followup.send(file=discord.File(io.BytesIO(png), filename="board.png"),
+                                            ephemeral=not public)
+            return
         text = get(game.ruleset).text_board(state, locale_of(interaction))
         messages = chunks(text.splitlines())
         await reply(interaction, messages[0], ephemeral=not public)

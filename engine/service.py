@@ -6,7 +6,7 @@ import asyncio
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +21,11 @@ from engine.store import ChannelBusy, DuplicateInteraction, GameRow, Store
 
 AI_NAMES = ("Ada", "Björn", "Chiyo", "Dmitri", "Eun-ji", "Farah")
 MAX_AI_STEPS = 5_000
+RECENT = 400
+"""How many logged actions to scan for the last turn's events."""
+
+Renderer = Callable[[tuple[int, int], GameState, Sequence[Event]], bytes]
+"""(cache key, state, last turn's events) → PNG bytes; pure and synchronous, run in a worker thread."""
 
 
 class Lobby(BaseModel):
@@ -70,8 +75,10 @@ class GameService:
     """Turns player commands into rule actions on the channel's game, safely and exactly once."""
 
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
-                 seed_source: Callable[[], int] = lambda: secrets.randbits(63)) -> None:
+                 seed_source: Callable[[], int] = lambda: secrets.randbits(63),
+                 renderer: Renderer | None = None) -> None:
         self.store = store
+        self.renderer = renderer
         self.clock = clock
         self.seed_source = seed_source
         self._locks: dict[int, asyncio.Lock] = {}
@@ -319,6 +326,22 @@ class GameService:
                 if outcome.steps:
                     outcomes.append(outcome)
         return outcomes
+
+    async def board(self, game: GameRow, state: GameState) -> bytes | None:
+        """The board picture with the last turn highlighted, rendered off the event loop (None: no renderer)."""
+        if self.renderer is None:
+            return None
+        events = await self.recent_turn_events(game)
+        return await asyncio.to_thread(self.renderer, (game.id, game.version), state, events)
+
+    async def recent_turn_events(self, game: GameRow) -> list[Event]:
+        """Public events since the previous turn began: what the board highlights."""
+        ruleset = get(game.ruleset)
+        events = [ruleset.parse_event(e) for row in await self.store.recent_actions(game.id, RECENT)
+                  for e in row.events]
+        starts = [k for k, e in enumerate(events) if e.type == "turn_started"]
+        first = starts[-2] if len(starts) >= 2 else 0
+        return [e for e in events[first:] if e.private_to is None]
 
     async def history(self, channel_id: int, offset: int = 0, limit: int = 20) -> tuple[GameRow, list[Any], int]:
         """A page of the action log with the events of each action."""

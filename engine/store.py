@@ -295,6 +295,14 @@ class Store:
         )
         return [_action(r) for r in rows]
 
+    async def recent_actions(self, game_id: int, limit: int) -> list[ActionRow]:
+        """The last `limit` actions, oldest first."""
+        rows = await self._all(
+            "SELECT game_id, seq, actor, action, events, interaction_id, created_at FROM actions "
+            "WHERE game_id = ? ORDER BY seq DESC LIMIT ?", (game_id, limit),
+        )
+        return [_action(r) for r in reversed(rows)]
+
     async def count_actions(self, game_id: int) -> int:
         row = await self._one("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,))
         return int(row[0]) if row else 0

@@ -41,6 +41,7 @@ async def test_start_seats_everyone_and_pings_the_first_decision(h: DispatchHarn
     assert "(AI) joins the game" in added.content
     started = await h.slash("game", "start", user=ada)
     assert started.deferred and "begins" in started.content
+    assert [f.filename for m in started.channel_messages for f in m.files] == ["board.png"]
     posted = " ".join(m.content for m in started.channel_messages)
     assert f"<@{uid(ada)}>" in posted, "the human is pinged when it is their decision"
     state = await state_of(h)
@@ -70,13 +71,16 @@ async def test_abandon_needs_host_or_moderator_and_a_confirmation(h: DispatchHar
     assert any("abandoned the game" in m.content for m in h.api.messages(h.world.channel["id"]))
 
 
-@pytest.mark.rule("RISK-DIG-28")
+@pytest.mark.rule("RISK-DIG-28", "RISK-DIG-37")
 async def test_board_and_history_views(h: DispatchHarness) -> None:
     refused(await h.slash("board"), "There is no game in this channel")
     await start_game(h, "Ada", "Bo", "Cy")
-    board = await h.slash("board", user=h.add_member("Spectator"))
-    assert board.ephemeral and "**North America** (+5)" in board.content and " — " in board.content
-    public = await h.slash("board", options={"public": True})
+    picture = await h.slash("board", user=h.add_member("Spectator"))
+    assert picture.ephemeral and [f.filename for f in picture.files] == ["board.png"]
+    assert picture.files[0].data.startswith(b"\x89PNG")
+    text = await h.slash("board", options={"view": "text"})
+    assert text.ephemeral and "**North America** (+5)" in text.content and " — " in text.content
+    public = await h.slash("board", options={"view": "text", "public": True})
     assert not public.ephemeral
     history = await h.slash("history")
     assert history.ephemeral and "**History** — page 1 of 1" in history.content

@@ -81,7 +81,7 @@ async def test_attack_buttons_roll_again_and_stale_clicks(h: DispatchHarness) ->
     assert (after.armies["alaska"], after.armies["kamchatka"]) == (8, 3)
 
 
-@pytest.mark.rule("RISK-DIG-23", "RISK-DIG-11")
+@pytest.mark.rule("RISK-DIG-23", "RISK-DIG-11", "RISK-DIG-39")
 async def test_conquest_offers_move_buttons(h: DispatchHarness) -> None:
     members, base = await three_players(h)
     me, them = base.players[0].id, base.players[1].id
@@ -89,6 +89,7 @@ async def test_conquest_offers_move_buttons(h: DispatchHarness) -> None:
     await put_state(h, s, dice=[6, 5, 4, 1])
     result = await h.slash("risk", "attack", options={"source": "alaska", "target": "kamchatka"}, user=members[0])
     assert "conquers Kamchatka" in result.content
+    assert [f.filename for f in result.files] == ["board.png"], "the board is posted after every conquest"
     buttons = result.response.custom_ids()
     assert f"risk:move:{s.seq + 1}:3" in buttons and f"risk:move:{s.seq + 1}:7" in buttons
     refused(await h.slash("risk", "endturn", user=members[0]), "First move armies into Kamchatka")
@@ -143,7 +144,7 @@ async def test_hand_and_mission_are_private(h: DispatchHarness) -> None:
     refused(await h.slash("risk", "mission", user=members[0]), "This game has no secret missions")
 
 
-@pytest.mark.rule("RISK-DIG-25")
+@pytest.mark.rule("RISK-DIG-25", "RISK-DIG-39")
 async def test_fortify_and_end_turn_pass_the_turn_with_a_ping(h: DispatchHarness) -> None:
     members, base = await three_players(h)
     me, nxt = base.players[0].id, base.players[1].id
@@ -157,6 +158,7 @@ async def test_fortify_and_end_turn_pass_the_turn_with_a_ping(h: DispatchHarness
                          user=members[0])
     assert "fortifies Alberta with 4 from Alaska" in done.content
     assert f"<@{nxt}>" in done.content, "the next player is pinged"
+    assert [f.filename for f in done.files] == ["board.png"], "the board is posted after every turn"
     assert (await state_of(h)).current == nxt
 
 
