@@ -576,7 +576,7 @@ def report_load(bench: Bench, elapsed: float, written: int, in_window: int, loop
     by_result = Counter(s.result for s in samples)
     print(f"\nDiscord load: {games} games, {args.rate:g} commands/s scheduled for {args.seconds:g} s "
           f"(open loop), one command in flight per game")
-    print("  NOTE: the board render is not included yet (no renderer exists); text replies only.")
+    print("  the board is rendered and attached after every turn and conquest, as in play")
     print(f"  commands sent: {len(samples)} (ok {by_result['ok']}, refused {by_result['refused']}, "
           f"errors {by_result['error']}); ticks with no idle game: {bench.skipped}; "
           f"actions without a slash command: {bench.unexpressible}")
