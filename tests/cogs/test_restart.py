@@ -6,7 +6,7 @@ from pathlib import Path
 
 from bot import GameMasterBot, Settings
 from engine.games.risk import RiskState
-from tests.cogs.conftest import put_state, uid
+from tests.cogs.conftest import put_state, start_game, state_of, uid
 from tests.cogs.test_risk import scenario
 from tests.discord.harness import DispatchHarness
 from tests.discord.payloads import World
@@ -17,15 +17,10 @@ async def test_buttons_posted_before_a_restart_still_work(tmp_path: Path) -> Non
     world = World()
     first_bot = GameMasterBot(Settings(database_path=db))
     async with DispatchHarness(first_bot, world, setup_hook=True) as h:
-        ada, bo, cy = (h.add_member(n) for n in ("Ada", "Bo", "Cy"))
-        await h.slash("game", "new", options={"game": "risk", "setup": "random_deal"}, user=ada)
-        await h.slash("game", "join", user=bo)
-        await h.slash("game", "join", user=cy)
-        await h.slash("game", "start", user=ada)
-        _, base = await first_bot.service.current(int(world.channel["id"]))
-        assert isinstance(base, RiskState)
+        members = await start_game(h, "Ada", "Bo", "Cy")
+        base = await state_of(h)
         me, them = base.players[0].id, base.players[1].id
-        attacker = next(m for m in (ada, bo, cy) if uid(m) == me)
+        attacker = next(m for m in members if uid(m) == me)
         s = scenario(base, owner={"alaska": me, "kamchatka": them}, armies={"alaska": 8, "kamchatka": 1})
         await put_state(h, s, dice=[6, 5, 4, 1])
         attacked = await h.slash("risk", "attack", options={"source": "alaska", "target": "kamchatka"},
@@ -51,15 +46,10 @@ async def test_a_trade_menu_opened_before_a_restart_still_trades(tmp_path: Path)
     world = World()
     first_bot = GameMasterBot(Settings(database_path=db))
     async with DispatchHarness(first_bot, world, setup_hook=True) as h:
-        ada, bo, cy = (h.add_member(n) for n in ("Ada", "Bo", "Cy"))
-        await h.slash("game", "new", options={"game": "risk", "setup": "random_deal"}, user=ada)
-        await h.slash("game", "join", user=bo)
-        await h.slash("game", "join", user=cy)
-        await h.slash("game", "start", user=ada)
-        _, base = await first_bot.service.current(int(world.channel["id"]))
-        assert isinstance(base, RiskState)
+        members = await start_game(h, "Ada", "Bo", "Cy")
+        base = await state_of(h)
         me = base.players[0].id
-        player = next(m for m in (ada, bo, cy) if uid(m) == me)
+        player = next(m for m in members if uid(m) == me)
         cards = ["alaska", "venezuela", "peru"]
         s = scenario(base, phase=base.phase.REINFORCE, hands={p.id: cards if p.id == me else [] for p in base.players})
         await put_state(h, s)
