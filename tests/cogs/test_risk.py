@@ -264,3 +264,18 @@ async def test_territory_info(h: DispatchHarness) -> None:
 async def test_help_is_private_and_needs_no_seat(h: DispatchHarness) -> None:
     shown = await h.slash("risk", "help", user=h.add_member("Newcomer"))
     assert shown.ephemeral and "/risk attack source target" in shown.content
+
+
+async def test_garbage_option_values_are_refused_politely(h: DispatchHarness) -> None:
+    members, state = await three_players(h)
+    first = next(m for m in members if uid(m) == state.current)
+    mine = state.territories_of(state.current)[0]
+    refused(await h.slash("risk", "place", options={"territory": mine, "count": 0}, user=first),
+            "count must be a whole number of at least 1")
+    refused(await h.slash("risk", "place", options={"territory": mine, "count": "lots"}, user=first),
+            "That command has a value I can't use")
+    refused(await h.slash("risk", "attack", options={"source": mine, "target": mine, "until": "forever"},
+                          user=first), "Input should be 'once' or 'conquer'")
+    refused(await h.slash("risk", "place", options={"territory": "", "count": 1}, user=first),
+            "I don't know a territory called")
+    assert (await state_of(h)).armies == state.armies
