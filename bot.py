@@ -7,6 +7,7 @@ explains how to get one and plays an offline demo game instead; `python bot.py -
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import sys
 from collections.abc import Sequence
@@ -20,11 +21,10 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from cogs.common import announce, on_app_command_error
 from engine.core.models import Event, GameState, Seat
-from engine.core.play import play_out
-from engine.core.record import GameRecord
+from engine.core.record import GameRecord, start
 from engine.games import NAMES, get
 from engine.positions import record_json
-from engine.service import GameService
+from engine.service import GameService, Lobby
 from engine.store import Store
 from renderer import render_board
 from renderer.cache import RenderCache
@@ -105,46 +105,60 @@ def point_at(api_base: str | None, gateway_url: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
+DEMO_CHANNEL = 1
 DEMO_NAMES = ("Ada", "Björn", "Chiyo", "Dmitri", "Eun-ji", "Farah")
 
 
 def run_demo(game: str, players: int, seed: int, out: Path, policy: str = "baseline") -> GameRecord:
-    """Play a whole AI game; write record.json, transcript.txt and the board after every turn to `out`."""
+    """Play a whole AI game through the service and SQLite, as Discord commands would; then write
+    record.json, transcript.txt and the board after every turn (replayed from the stored record) to `out`."""
+    out.mkdir(parents=True, exist_ok=True)
+    for old in (*out.glob("board-*.png"), out / "demo.sqlite3"):
+        old.unlink(missing_ok=True)
+    record = asyncio.run(_play_stored(game, players, seed, out / "demo.sqlite3", policy))
     ruleset = get(game)
-    options = ruleset.options_model()
-    seats = [Seat(id=i + 1, name=DEMO_NAMES[i % len(DEMO_NAMES)], ai=True) for i in range(players)]
-    state, events = ruleset.new_game(seats, options, seed)
+    state, events = start(ruleset, record)
     lines = [f"# {ruleset.title} — offline demo, seed {seed}, {players} AI players", ""]
     lines += [text for e in events if (text := ruleset.narrate(e, state))]
-    out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob("board-*.png"):
-        old.unlink()
     turn: list[Event] = []
-
-    def step(_before: object, _action: object, after: GameState, new_events: list[Event]) -> None:
-        lines.extend(text for e in new_events if (text := ruleset.narrate(e, after)))
+    for data in record.actions:
+        state, new_events = ruleset.apply(state, ruleset.parse_action(data))
+        lines.extend(text for e in new_events if (text := ruleset.narrate(e, state)))
         for event in new_events:
             if event.type == "turn_started" and turn:  # the board as the finished turn left it
-                number = getattr(after, "turn", 0) - 1
-                (out / f"board-{number:03d}.png").write_bytes(render_board(after, turn))
+                (out / f"board-{getattr(state, 'turn', 0) - 1:03d}.png").write_bytes(render_board(state, turn))
                 turn.clear()
             if event.private_to is None:
                 turn.append(event)
-
-    policies = {s.id: ruleset.policy(policy) for s in seats}
-    state, actions = play_out(ruleset, state, policies, seed, on_step=step)
     (out / "board-final.png").write_bytes(render_board(state, turn))
-    record = GameRecord(game=ruleset.name, seed=seed, options=options.model_dump(mode="json"), seats=seats,
-                        actions=[a.model_dump(mode="json") for a in actions])
     (out / "record.json").write_text(record_json(record), encoding="utf-8")
     (out / "transcript.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     winners = ruleset.winners(state)
-    names = {s.id: s.name for s in seats}
+    names = {s.id: s.name for s in record.seats}
     result = ", ".join(names[w] for w in winners) if winners else "nobody"
     boards = len(list(out.glob("board-*.png")))
-    print(f"{ruleset.title}: {len(actions)} actions; winner {result}. Wrote {out / 'record.json'}, "
-          f"{out / 'transcript.txt'} and {boards} board pictures.")
+    print(f"{ruleset.title}: {len(record.actions)} actions; winner {result}. Wrote {out / 'record.json'}, "
+          f"{out / 'transcript.txt'}, {boards} board pictures and the SQLite file {out / 'demo.sqlite3'}.")
     return record
+
+
+async def _play_stored(game: str, players: int, seed: int, path: Path, policy: str) -> GameRecord:
+    """The lobby, the start and every AI move go through GameService into SQLite; the log is the record."""
+    store = await Store.open(path)
+    try:
+        service = GameService(store, seed_source=lambda: seed)
+        seats = [Seat(id=i + 1, name=DEMO_NAMES[i % len(DEMO_NAMES)], ai=True) for i in range(players)]
+        await service.new_game(DEMO_CHANNEL, None, seats[0], game, {}, ai_policy=policy)
+        for seat in seats[1:]:
+            await service.join(DEMO_CHANNEL, seat)
+        outcome = await service.start(DEMO_CHANNEL, seats[0].id)  # AI seats play the whole game
+        row = await store.game(outcome.game.id)
+        assert row is not None
+        lobby = Lobby.model_validate(row.lobby)
+        actions = [a.action for a in await store.actions(row.id)]
+        return GameRecord(game=row.ruleset, seed=row.seed, options=lobby.options, seats=lobby.seats, actions=actions)
+    finally:
+        await store.close()
 
 
 def run_discord(settings: Settings) -> int:

@@ -20,7 +20,8 @@ from engine.games import get
 from engine.store import ChannelBusy, DuplicateInteraction, GameRow, Store
 
 AI_NAMES = ("Ada", "Björn", "Chiyo", "Dmitri", "Eun-ji", "Farah")
-MAX_AI_STEPS = 5_000
+MAX_AI_STEPS = 100_000
+"""A safety valve: AI seats answering one command (an all-AI game plays out whole) stop after this many."""
 RECENT = 400
 """How many logged actions to scan for the last turn's events."""
 
@@ -130,7 +131,7 @@ class GameService:
     # -- the lobby
 
     async def new_game(self, channel_id: int, guild_id: int | None, host: Seat, game: str,
-                       options: dict[str, Any]) -> GameRow:
+                       options: dict[str, Any], ai_policy: str = "baseline") -> GameRow:
         try:
             ruleset = get(game)
         except KeyError as err:
@@ -141,7 +142,8 @@ class GameService:
             problem = err.errors()[0]
             raise RuleError("E_BAD_OPTION", option=".".join(str(p) for p in problem["loc"]),
                             problem=problem["msg"]) from err
-        lobby = Lobby(game=ruleset.name, options=validated.model_dump(mode="json"), seats=[host])
+        lobby = Lobby(game=ruleset.name, options=validated.model_dump(mode="json"), seats=[host],
+                      ai_policy=ai_policy)
         async with self.lock(channel_id):
             try:
                 return await self.store.create_game(channel_id, guild_id, ruleset.name, host.id,
