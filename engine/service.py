@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from engine.core.errors import RuleError
+from engine.core.errors import RuleError, player_count_error
 from engine.core.models import Action, Decision, Event, GameState, Seat
 from engine.core.play import ai_random
 from engine.core.ruleset import Ruleset
@@ -219,8 +219,7 @@ class GameService:
         options = ruleset.options_model.model_validate(lobby.options)
         low, high = ruleset.player_range(options)
         if not low <= len(lobby.seats) <= high:
-            raise RuleError("E_PLAYER_COUNT", mode=lobby.options.get("mode", ruleset.name), min=low, max=high,
-                            n=len(lobby.seats))
+            raise player_count_error(lobby.options.get("mode", ruleset.name), low, high, len(lobby.seats))
         return game, lobby, ruleset
 
     async def start(self, channel_id: int, by: int) -> Outcome:

@@ -21,3 +21,8 @@ class RuleError(Exception):
 
     def localized(self, locale: str) -> str:
         return translate(self.code, locale=locale, **self.params)
+
+
+def player_count_error(mode: str, low: int, high: int, joined: int) -> RuleError:
+    """E_PLAYER_COUNT: a game started with too few or too many seats."""
+    return RuleError("E_PLAYER_COUNT", mode=mode, count=str(low) if low == high else f"{low}–{high}", n=joined)

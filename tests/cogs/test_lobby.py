@@ -29,7 +29,7 @@ async def test_join_leave_and_host_only_commands(h: DispatchHarness) -> None:
     refused(await h.slash("game", "start", user=bo), "Only the host")
     left = await h.slash("game", "leave", user=bo)
     assert "leaves the lobby" in left.content
-    refused(await h.slash("game", "start", user=ada), "two_player needs 2–2 players; 1 have joined")
+    refused(await h.slash("game", "start", user=ada), "two_player needs 2 players (seated so far: 1)")
 
 
 @pytest.mark.rule("RISK-DIG-16", "RISK-DIG-40")

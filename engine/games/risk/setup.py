@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.core.errors import RuleError
+from engine.core.errors import RuleError, player_count_error
 from engine.core.models import Event, Seat
 from engine.core.rng import Rng, RngState
 from engine.games.risk import events as E
@@ -42,7 +42,7 @@ def assign_colours(board: RiskMap, seats: Sequence[Seat]) -> list[str]:
 def new_game(board: RiskMap, seats: Sequence[Seat], options: RiskOptions, seed: int) -> tuple[RiskState, list[Event]]:
     lo, hi = PLAYER_RANGE[options.mode]
     if not lo <= len(seats) <= hi:
-        raise RuleError("E_PLAYER_COUNT", mode=options.mode, min=lo, max=hi, n=len(seats))
+        raise player_count_error(options.mode, lo, hi, len(seats))
     if len({s.id for s in seats}) != len(seats):
         raise RuleError("E_ALREADY_JOINED")
     rng = Rng(RngState.from_seed(seed))

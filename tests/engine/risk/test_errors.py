@@ -594,10 +594,10 @@ def test_player_count_per_mode() -> None:
             with pytest.raises(RuleError) as info:
                 new_game(BOARD, seats(n), RiskOptions(mode=mode), 1)
             assert info.value.code == "E_PLAYER_COUNT"
-            assert "{" not in info.value.message and f"{n} have joined" in info.value.message
+            assert "{" not in info.value.message and f"(seated so far: {n})" in info.value.message
     with pytest.raises(RuleError) as info:
         RULESET.new_game(seats(2), RiskOptions(), 1)
-    assert info.value.message == "standard needs 3–6 players; 2 have joined."
+    assert info.value.message == "standard needs 3–6 players (seated so far: 2)."
     state, _ = RULESET.new_game(seats(2), RiskOptions(mode="two_player"), 1)
     assert len(state.players) == 2
 
