@@ -13,6 +13,7 @@ from discord import app_commands
 from engine.core.errors import RuleError
 from engine.core.i18n import translate
 from engine.core.models import Decision, Event, GameState, Seat
+from engine.core.ruleset import Ruleset
 from engine.service import GameService, Outcome
 
 if TYPE_CHECKING:
@@ -115,11 +116,10 @@ def narrate(outcome: Outcome, events: Sequence[Event] | None = None) -> list[str
     return lines
 
 
-def ping(outcome: Outcome, decision: Decision, locale: str = "en") -> str:
+def ping(ruleset: Ruleset, state: GameState, decision: Decision, locale: str = "en") -> str:
     """The line that tells a seat what to decide next."""
-    assert outcome.state is not None
-    what = outcome.ruleset.prompt(decision, outcome.state, locale)
-    return translate("decision.ping", locale, player=who(decision.player, outcome.state), what=what)
+    what = ruleset.prompt(decision, state, locale)
+    return translate("decision.ping", locale, player=who(decision.player, state), what=what)
 
 
 def outcome_lines(outcome: Outcome, lead: str | None = None, locale: str = "en") -> list[str]:
@@ -130,7 +130,7 @@ def outcome_lines(outcome: Outcome, lead: str | None = None, locale: str = "en")
         for decision in outcome.pending:
             if decision.player not in seen:
                 seen.add(decision.player)
-                lines.append(ping(outcome, decision, locale))
+                lines.append(ping(outcome.ruleset, outcome.state, decision, locale))
     return lines
 
 

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import announce, is_moderator, locale_of, refuse, reply, seat_for, service_of, who
+from cogs.common import announce, is_moderator, locale_of, ping, refuse, reply, seat_for, service_of, who
 from engine.core.errors import RuleError
 from engine.core.i18n import translate
 from engine.games import get
@@ -108,9 +108,7 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
             winners = ruleset.winners(state)
             if winners is not None:
                 lines.append(translate("status.winner", locale, winner=", ".join(who(w, state) for w in winners)))
-            for decision in ruleset.pending(state):
-                lines.append(translate("decision.ping", locale, player=who(decision.player, state),
-                                       what=ruleset.prompt(decision, state, locale)))
+            lines.extend(ping(ruleset, state, decision, locale) for decision in ruleset.pending(state))
         await reply(interaction, "\n".join(lines), ephemeral=True)
 
     @app_commands.command(name="abandon", description="Host or moderator: end this channel's game without a winner")

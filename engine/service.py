@@ -200,16 +200,9 @@ class GameService:
             if not humans:
                 await self.store.update_game(game.id, game.version, status="abandoned")
                 return None
-            if user_id == game.host_id:
-                await self._set_host(game, humans[0].id)
-                game = await self.live(channel_id)
-            await self.store.update_game(game.id, game.version, lobby=lobby.model_dump(mode="json"))
+            host = humans[0].id if user_id == game.host_id else None
+            await self.store.update_game(game.id, game.version, lobby=lobby.model_dump(mode="json"), host_id=host)
             return await self.live(channel_id)
-
-    async def _set_host(self, game: GameRow, host_id: int) -> None:
-        async with self.store.transaction() as db:
-            await db.execute("UPDATE games SET host_id = ?, version = version + 1 WHERE id = ? AND version = ?",
-                             (host_id, game.id, game.version))
 
     async def check_start(self, channel_id: int, by: int) -> tuple[GameRow, Lobby, Ruleset]:
         """Raise the error `start` would give, without changing anything."""

@@ -236,13 +236,13 @@ class Store:
 
     async def update_game(
         self, game_id: int, expected_version: int, *, lobby: dict[str, Any] | None = None,
-        state: str | None = None, status: str | None = None,
+        state: str | None = None, status: str | None = None, host_id: int | None = None,
     ) -> None:
-        """Change a game's lobby, state or status if it is still at `expected_version`."""
+        """Change a game's lobby, state, status or host if it is still at `expected_version`."""
         sets = ["version = version + 1", "updated_at = ?"]
         params: list[Any] = [self._clock()]
         for column, value in (("lobby", json.dumps(lobby) if lobby is not None else None), ("state", state),
-                              ("status", status)):
+                              ("status", status), ("host_id", host_id)):
             if value is not None:
                 sets.append(f"{column} = ?")
                 params.append(value)

@@ -346,9 +346,8 @@ class _Apply:
             added = self.validated_plan(A.Deploy(player=a.player, placements={a.territory: a.count}), room)
         else:
             added = self.validated_plan(a, room)
-            rest = room - sum(added.values())
-            for t in round_robin(self.b, s, a.player, rest):
-                added[t] = added.get(t, 0) + 1
+            for t, n in spread(self.b, s, a.player, room - sum(added.values())).items():
+                added[t] = added.get(t, 0) + n
         for t, n in added.items():
             plan[t] = plan.get(t, 0) + n
             self.emit(E.Planned(private_to=a.player, territory=t, count=n))
@@ -369,8 +368,8 @@ class _Apply:
         for pid in s.active_ids():
             plan = dict(s.plans.get(pid, {}))
             left = s.setup_left.get(pid, 0) - sum(plan.values())
-            for t in round_robin(self.b, s, pid, left):  # unplaced armies are auto-placed
-                plan[t] = plan.get(t, 0) + 1
+            for t, n in spread(self.b, s, pid, left).items():  # unplaced armies are auto-placed
+                plan[t] = plan.get(t, 0) + n
             for t, n in plan.items():
                 s.armies[t] += n
             s.setup_left[pid] = 0
@@ -743,7 +742,7 @@ class _Apply:
             elif i.kind == "elim_trade":
                 self.do_trade(A.Trade(player=pid, cards=list(preferred_set(self.b, s, pid))))
             elif i.kind == "elim_place":
-                for t, n in Counter(round_robin(self.b, s, pid, s.pool)).items():
+                for t, n in spread(self.b, s, pid, s.pool).items():
                     self.do_place(A.Place(player=pid, territory=t, count=n))
             else:
                 break  # the leaver's own attack waits on a defender: it is simply dropped
@@ -802,6 +801,11 @@ def preferred_set(board: RiskMap, s: RiskState, pid: int) -> tuple[str, str, str
         return (wilds, 0 if owned else 1, sorted(hand.index(c) for c in cards))
 
     return min(valid_sets(board, hand), key=key)
+
+
+def spread(board: RiskMap, s: RiskState, pid: int, n: int) -> dict[str, int]:
+    """The round-robin placements counted per territory, in table order."""
+    return dict(Counter(round_robin(board, s, pid, n)))
 
 
 def round_robin(board: RiskMap, s: RiskState, pid: int, n: int) -> list[str]:

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from engine.games.risk import actions as A
 from engine.games.risk.mapdata import RiskMap
-from engine.games.risk.rules import preferred_set, round_robin
+from engine.games.risk.rules import preferred_set, round_robin, spread
 from engine.games.risk.state import NEUTRAL, Phase, RiskState
 
 
 def placements(board: RiskMap, s: RiskState, pid: int, n: int) -> list[A.Place]:
     """n armies round-robin over border territories, grouped into one command per territory."""
-    counts: dict[str, int] = {}
-    for t in round_robin(board, s, pid, n):
-        counts[t] = counts.get(t, 0) + 1
-    return [A.Place(player=pid, territory=t, count=c) for t, c in counts.items()]
+    return [A.Place(player=pid, territory=t, count=c) for t, c in spread(board, s, pid, n).items()]
 
 
 def fewest_border(board: RiskMap, s: RiskState, pid: int) -> str:
@@ -42,10 +39,7 @@ def timeout_actions(board: RiskMap, s: RiskState, pid: int) -> list[A.Action]:
         left = s.setup_left[pid] - sum(s.plans.get(pid, {}).values())
         if s.options.setup_placement == "one_at_a_time":
             return [A.Place(player=pid, territory=fewest_border(board, s, pid))]
-        counts: dict[str, int] = {}
-        for t in round_robin(board, s, pid, left):
-            counts[t] = counts.get(t, 0) + 1
-        return [A.Deploy(player=pid, placements=counts)]
+        return [A.Deploy(player=pid, placements=spread(board, s, pid, left))]
     if s.phase is Phase.SETUP_PLACE_2P:
         result: list[A.Action] = []
         own = min(2 - s.setup_own_placed, s.setup_left[pid])
