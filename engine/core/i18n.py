@@ -14,10 +14,15 @@ DEFAULT_LOCALE = "en"
 
 @cache
 def catalogue(locale: str) -> dict[str, str]:
-    path = LOCALES_DIR / f"{locale}.json"
-    if not path.exists():
-        return {}
-    return json.loads(path.read_text(encoding="utf-8"))
+    """Every message of `locale`: the union of `data/locales/<locale>/*.json` (one file per game or area)."""
+    merged: dict[str, str] = {}
+    for path in sorted((LOCALES_DIR / locale).glob("*.json")):
+        part = json.loads(path.read_text(encoding="utf-8"))
+        clash = merged.keys() & part.keys()
+        if clash:
+            raise ValueError(f"{path}: message ids defined twice: {sorted(clash)}")
+        merged.update(part)
+    return merged
 
 
 class _Lenient(dict[str, Any]):
