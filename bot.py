@@ -27,6 +27,7 @@ from engine.positions import record_json
 from engine.service import GameService, Lobby
 from engine.store import Store
 from renderer import render_board
+from renderer.animate import replay_gif
 from renderer.cache import RenderCache
 
 log = logging.getLogger("gamemaster")
@@ -56,7 +57,7 @@ class Settings(BaseSettings):
     """Test only: the gateway URL of a fake Discord server."""
 
 
-EXTENSIONS = ("cogs.lobby", "cogs.views", "cogs.risk")
+EXTENSIONS = ("cogs.lobby", "cogs.views", "cogs.risk", "cogs.timers", "cogs.stats")
 
 
 class GameMasterBot(commands.Bot):
@@ -76,7 +77,7 @@ class GameMasterBot(commands.Bot):
         def render(key: tuple[int, int], state: GameState, events: Sequence[Event]) -> bytes:
             return cache.get_or_render(key, lambda: render_board(state, events))
 
-        self.service = GameService(self.store, renderer=render)
+        self.service = GameService(self.store, renderer=render, animator=replay_gif)
         self.tree.on_error = on_app_command_error
         for extension in EXTENSIONS:
             await self.load_extension(extension)

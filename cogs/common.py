@@ -27,8 +27,12 @@ AI_ID_LIMIT = 1000
 
 
 def service_of(interaction: discord.Interaction) -> GameService:
-    bot: GameMasterBot = interaction.client  # type: ignore[assignment]
-    return bot.service
+    return service_of_bot(interaction.client)
+
+
+def service_of_bot(bot: discord.Client) -> GameService:
+    gm: GameMasterBot = bot  # type: ignore[assignment]
+    return gm.service
 
 
 def seat_for(user: discord.abc.User, colour: str | None = None) -> Seat:
@@ -116,9 +120,18 @@ def narrate(outcome: Outcome, events: Sequence[Event] | None = None) -> list[str
     return lines
 
 
-def ping(ruleset: Ruleset, state: GameState, decision: Decision, locale: str = "en") -> str:
-    """The line that tells a seat what to decide next."""
+def timestamp(when: float, style: str = "R") -> str:
+    """A Discord timestamp: each reader sees it in their own time zone, and it never goes stale."""
+    return f"<t:{int(when)}:{style}>"
+
+
+def ping(ruleset: Ruleset, state: GameState, decision: Decision, locale: str = "en",
+         due: float | None = None) -> str:
+    """The line that tells a seat what to decide next, with its deadline when it has one."""
     what = ruleset.prompt(decision, state, locale)
+    if due is not None:
+        return translate("decision.deadline", locale, player=who(decision.player, state), what=what,
+                         due=timestamp(due))
     return translate("decision.ping", locale, player=who(decision.player, state), what=what)
 
 
@@ -130,7 +143,8 @@ def outcome_lines(outcome: Outcome, lead: str | None = None, locale: str = "en")
         for decision in outcome.pending:
             if decision.player not in seen:
                 seen.add(decision.player)
-                lines.append(ping(outcome.ruleset, outcome.state, decision, locale))
+                lines.append(ping(outcome.ruleset, outcome.state, decision, locale,
+                                  outcome.deadlines.get(decision.player)))
     return lines
 
 

@@ -1,7 +1,9 @@
-"""The lobby for every game: /game new, join, leave, add-ai, start, status, abandon."""
+"""/game for every game: the lobby (new, join, leave, add-ai, start, abandon), the table (status, vacation, back,
+resign, votes), the host's controls (kick, replace, pause, resume, deadline) and the record (export, replay)."""
 
 from __future__ import annotations
 
+import io
 import re
 from typing import Any, Literal
 
@@ -9,11 +11,23 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import announce, is_moderator, locale_of, ping, refuse, reply, seat_for, service_of, who
+from cogs.common import (
+    announce,
+    is_moderator,
+    locale_of,
+    ping,
+    refuse,
+    reply,
+    respond,
+    seat_for,
+    service_of,
+    timestamp,
+    who,
+)
 from engine.core.errors import RuleError
 from engine.core.i18n import translate
 from engine.games import get
-from engine.service import Lobby
+from engine.table import MAX_DEADLINE_HOURS, MAX_VACATION_DAYS, MIN_DEADLINE_HOURS, Lobby, winners_of
 
 COLOURS = [app_commands.Choice(name=c.capitalize(), value=c)
            for c in ("red", "blue", "green", "yellow", "black", "pink")]
@@ -105,11 +119,39 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
             lines.append(translate("status.seats", locale, seats=", ".join(
                 s.name + (" 🤖" if s.ai else "") for s in lobby.seats)))
         else:
-            winners = ruleset.winners(state)
+            winners = winners_of(ruleset, state, lobby)
             if winners is not None:
-                lines.append(translate("status.winner", locale, winner=", ".join(who(w, state) for w in winners)))
-            lines.extend(ping(ruleset, state, decision, locale) for decision in ruleset.pending(state))
+                lines.append(translate("status.winner", locale, winner=", ".join(who(w, state) for w in winners)
+                                       or "—"))
+            else:
+                lines.extend(self.table_lines(lobby, locale))
+                due = await service_of(interaction).deadlines(game)
+                lines.extend(ping(ruleset, state, decision, locale, due.get(decision.player))
+                             for decision in ruleset.pending(state))
         await reply(interaction, "\n".join(lines), ephemeral=True)
+
+    @staticmethod
+    def table_lines(lobby: Lobby, locale: str) -> list[str]:
+        """The clock settings, a pause, and who is away."""
+        clock = lobby.clock
+        lines = []
+        if lobby.paused is not None:
+            lines.append(translate("status.paused", locale))
+        if clock.turn_hours is None:
+            lines.append(translate("status.deadline_off", locale))
+        else:
+            lines.append(translate("status.deadline", locale, hours=f"{clock.turn_hours:g}",
+                                   mode=f"@status.mode_{clock.timeout_action}", n=clock.absent_after))
+        away = []
+        for seat_id, status in lobby.status.items():
+            if status.absent:
+                away.append(translate("status.absent", locale, player=f"<@{seat_id}>"))
+            elif status.vacation_until:
+                away.append(translate("status.vacation", locale, player=f"<@{seat_id}>",
+                                      until=timestamp(status.vacation_until, "f")))
+        if away:
+            lines.append(translate("status.away", locale, seats=", ".join(away)))
+        return lines
 
     @app_commands.command(name="abandon", description="Host or moderator: end this channel's game without a winner")
     async def abandon(self, interaction: discord.Interaction) -> None:
@@ -121,6 +163,122 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         view.add_item(AbandonButton(game.id, "yes"))
         view.add_item(AbandonButton(game.id, "no"))
         await reply(interaction, translate("abandon.confirm", locale_of(interaction)), ephemeral=True, view=view)
+
+    # -- the table
+
+    @app_commands.command(name="vacation", description="Going away? Your deadlines are extended by this many days")
+    @app_commands.describe(days=f"How many days you are away (1–{MAX_VACATION_DAYS})")
+    async def vacation(self, interaction: discord.Interaction,
+                       days: app_commands.Range[int, 1, MAX_VACATION_DAYS]) -> None:
+        _, until = await service_of(interaction).vacation(interaction.channel_id or 0, interaction.user.id, days)
+        await reply(interaction, translate("table.vacation", locale_of(interaction), player=interaction.user.mention,
+                                           until=timestamp(until, "f")))
+
+    @app_commands.command(name="back", description="End your absence or vacation and play your own seat again")
+    async def back(self, interaction: discord.Interaction) -> None:
+        outcome = await service_of(interaction).back(interaction.channel_id or 0, interaction.user.id)
+        await respond(interaction, outcome, lead=translate("table.back", locale_of(interaction),
+                                                           player=interaction.user.mention))
+
+    @app_commands.command(name="resign", description="Leave the game for good (you are asked to confirm)")
+    async def resign(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        game = await service.live(interaction.channel_id or 0)
+        _, state = await service.current(interaction.channel_id or 0)
+        if state is None:
+            raise RuleError("E_NOT_STARTED")
+        if interaction.user.id not in get(game.ruleset).alive(state):
+            raise RuleError("E_NOT_PLAYER")
+        view = discord.ui.View(timeout=None)
+        view.add_item(ResignButton(game.id, "yes"))
+        view.add_item(ResignButton(game.id, "no"))
+        await reply(interaction, translate("game.resign.confirm", locale_of(interaction)), ephemeral=True, view=view)
+
+    @app_commands.command(name="vote", description="Vote to end the game: every remaining player must agree")
+    @app_commands.describe(choice="draw: nobody wins · surrender: the leader wins · withdraw: take your vote back")
+    async def vote(self, interaction: discord.Interaction,
+                   choice: Literal["draw", "surrender", "withdraw"]) -> None:
+        locale = locale_of(interaction)
+        tally = await service_of(interaction).vote(interaction.channel_id or 0, interaction.user.id, choice)
+        if tally.kind == "withdraw":
+            await reply(interaction, translate("table.vote_withdrawn", locale, player=interaction.user.mention))
+            return
+        if tally.outcome is None:
+            await reply(interaction, translate("table.vote", locale, player=interaction.user.mention,
+                                               kind=f"@vote.{choice}", votes=len(tally.voters),
+                                               needed=len(tally.needed)))
+            return
+        state = tally.outcome.state
+        lobby = Lobby.model_validate(tally.outcome.game.lobby)
+        assert state is not None and lobby.result is not None
+        winner = ", ".join(who(w, state) for w in lobby.result.winners)
+        await reply(interaction, translate(f"table.vote_{choice}", locale, winner=winner))
+
+    # -- the host's controls
+
+    @app_commands.command(name="kick", description="Host or moderator: remove a player from the game")
+    @app_commands.describe(player="Who to remove; the rules decide what happens to their pieces")
+    async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
+        outcome = await service_of(interaction).kick(interaction.channel_id or 0, interaction.user.id,
+                                                     is_moderator(interaction), player.id)
+        await respond(interaction, outcome, lead=translate("table.kicked", locale_of(interaction),
+                                                           host=interaction.user.mention, player=player.mention))
+
+    @app_commands.command(name="replace", description="Host or moderator: a substitute takes over a player's seat")
+    @app_commands.describe(old="The player who leaves", new="The substitute who takes over their seat")
+    async def replace(self, interaction: discord.Interaction, old: discord.User, new: discord.User) -> None:
+        if new.bot:
+            raise RuleError("E_RESEAT_AI")
+        outcome = await service_of(interaction).replace(interaction.channel_id or 0, interaction.user.id,
+                                                        is_moderator(interaction), old.id, seat_for(new))
+        await respond(interaction, outcome, lead=translate("table.replaced", locale_of(interaction),
+                                                           old=old.mention, new=new.mention))
+
+    @app_commands.command(name="pause", description="Host or moderator: stop the clocks; play waits until resume")
+    async def pause(self, interaction: discord.Interaction) -> None:
+        await service_of(interaction).pause(interaction.channel_id or 0, interaction.user.id,
+                                            is_moderator(interaction))
+        await reply(interaction, translate("table.paused", locale_of(interaction), player=interaction.user.mention))
+
+    @app_commands.command(name="resume", description="Host or moderator: continue a paused game")
+    async def resume(self, interaction: discord.Interaction) -> None:
+        outcome = await service_of(interaction).resume(interaction.channel_id or 0, interaction.user.id,
+                                                       is_moderator(interaction))
+        await respond(interaction, outcome, lead=translate("table.resumed", locale_of(interaction),
+                                                           player=interaction.user.mention))
+
+    @app_commands.command(name="deadline", description="Host or moderator: change the turn deadline, or turn it off")
+    @app_commands.describe(hours=f"Hours per turn ({MIN_DEADLINE_HOURS:g}–{MAX_DEADLINE_HOURS:g}); leave out for off")
+    async def deadline(self, interaction: discord.Interaction,
+                       hours: app_commands.Range[float, MIN_DEADLINE_HOURS, MAX_DEADLINE_HOURS] | None = None) -> None:
+        outcome = await service_of(interaction).set_deadline(interaction.channel_id or 0, interaction.user.id,
+                                                             is_moderator(interaction), hours)
+        locale = locale_of(interaction)
+        lead = (translate("table.deadline", locale, player=interaction.user.mention, hours=f"{hours:g}")
+                if hours is not None else translate("table.deadline_off", locale, player=interaction.user.mention))
+        await respond(interaction, outcome, lead=lead)
+
+    # -- the record
+
+    @app_commands.command(name="export", description="The game record as JSON: it replays the game exactly")
+    async def export(self, interaction: discord.Interaction) -> None:
+        record = await service_of(interaction).record(interaction.channel_id or 0)
+        data = record.model_dump_json(indent=1).encode()
+        await reply(interaction, translate("export.done", locale_of(interaction)),
+                    files=[discord.File(io.BytesIO(data), filename="record.json")])
+
+    @app_commands.command(name="replay", description="The game so far as an animated picture, one frame per turn")
+    async def replay(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        await service.record(interaction.channel_id or 0)  # errors stay private
+        await interaction.response.defer(thinking=True)
+        gif = await service.replay_gif(interaction.channel_id or 0)
+        locale = locale_of(interaction)
+        if gif is None:
+            await reply(interaction, translate("replay.none", locale))
+            return
+        await reply(interaction, translate("replay.done", locale),
+                    files=[discord.File(io.BytesIO(gif), filename="replay.gif")])
 
     @staticmethod
     def summary(options: dict[str, Any]) -> str:
@@ -165,6 +323,43 @@ class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await channel.send(translate("abandon.done", locale, player=interaction.user.mention))
 
 
+class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"game:resign:(?P<game>\d+):(?P<answer>yes|no)"):
+    """Confirm or cancel resigning from one particular game; works after a restart too."""
+
+    def __init__(self, game_id: int, answer: str) -> None:
+        label, style = (("Resign", discord.ButtonStyle.danger) if answer == "yes"
+                        else ("Keep playing", discord.ButtonStyle.secondary))
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"game:resign:{game_id}:{answer}"))
+        self.game_id, self.answer = game_id, answer
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> ResignButton:
+        return cls(int(match["game"]), match["answer"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        locale = locale_of(interaction)
+        if self.answer == "no":
+            await interaction.response.edit_message(content=translate("game.resign.kept", locale), view=None)
+            return
+        service = service_of(interaction)
+        try:
+            game = await service.live(interaction.channel_id or 0)
+            if game.id != self.game_id:
+                await reply(interaction, translate("button.stale", locale), ephemeral=True)
+                return
+            outcome = await service.act(interaction.channel_id or 0, interaction.user.id, {"type": "resign"},
+                                        str(interaction.id))
+        except RuleError as err:
+            await refuse(interaction, err)
+            return
+        await interaction.response.edit_message(content=translate("done", locale), view=None)
+        channel = interaction.channel
+        if isinstance(channel, discord.abc.Messageable):
+            await announce(channel, outcome, service)
+
+
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(AbandonButton)
+    bot.add_dynamic_items(AbandonButton, ResignButton)
     await bot.add_cog(Lobby_(bot))

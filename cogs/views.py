@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import io
-from typing import Literal
+import re
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import chunks, locale_of, reply, service_of, who
+from cogs.common import chunks, locale_of, refuse, reply, service_of, who
 from engine.core.errors import RuleError
 from engine.core.i18n import translate
 from engine.games import get
@@ -48,25 +49,54 @@ class Views(commands.Cog):
     @app_commands.command(name="history", description="What happened in this channel's game, page by page")
     @app_commands.describe(page="Page number; page 1 is the most recent")
     async def history(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 10_000] = 1) -> None:
-        service = service_of(interaction)
-        game, state = await service.current(interaction.channel_id or 0)
-        total = await service.store.count_actions(game.id)
-        pages = max(1, -(-total // PAGE))
-        page = min(page, pages)
-        offset = max(0, total - page * PAGE)
-        rows = await service.store.actions(game.id, offset, min(PAGE, total - (page - 1) * PAGE))
-        ruleset = get(game.ruleset)
-        locale = locale_of(interaction)
-        lines = [translate("history.header", locale, page=page, pages=pages, total=total)]
-        if state is not None:
-            for row in rows:
-                events = [ruleset.parse_event(e) for e in row.events]
-                texts = [t for e in events if (t := ruleset.narrate(e, state, locale))]
-                actor = who(row.actor, state)
-                lines.append(f"`#{row.seq}` {actor}: " + (" ".join(texts) or row.action.get("type", "?")))
-        await reply(interaction, chunks(lines)[0], ephemeral=True)
+        content, view = await history_page(interaction, page)
+        await reply(interaction, content, ephemeral=True, view=view)
 
+
+async def history_page(interaction: discord.Interaction, page: int) -> tuple[str, discord.ui.View]:
+    """One page of the log (turn, actor, what happened) with Older / Newer buttons."""
+    found = await service_of(interaction).history(interaction.channel_id or 0, page, PAGE)
+    locale = locale_of(interaction)
+    lines = [translate("history.header", locale, page=found.page, pages=found.pages, total=found.total)]
+    state = found.state
+    if state is not None:
+        ruleset = get(found.game.ruleset)
+        for turn, row in found.entries:
+            events = [ruleset.parse_event(e) for e in row.events]
+            texts = [t for e in events if (t := ruleset.narrate(e, state, locale))]
+            lines.append(translate("history.entry", locale, turn=turn, actor=who(row.actor, state),
+                                   text=" ".join(texts) or row.action.get("type", "?")))
+    view = discord.ui.View(timeout=None)
+    view.add_item(HistoryButton(found.game.id, found.page + 1, older=True, disabled=found.page >= found.pages))
+    view.add_item(HistoryButton(found.game.id, found.page - 1, older=False, disabled=found.page <= 1))
+    return chunks(lines)[0], view
+
+
+class HistoryButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=r"history:(?P<game>\d+):(?P<page>\d+):(?P<dir>older|newer)"):
+    """Turn the page of a /history reply; works after a restart too."""
+
+    def __init__(self, game_id: int, page: int, *, older: bool, disabled: bool = False) -> None:
+        label = "◀ Older" if older else "Newer ▶"
+        custom_id = f"history:{game_id}:{max(page, 0)}:{'older' if older else 'newer'}"
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, custom_id=custom_id,
+                                           disabled=disabled))
+        self.game_id, self.page = game_id, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> HistoryButton:
+        return cls(int(match["game"]), int(match["page"]), older=match["dir"] == "older")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            content, view = await history_page(interaction, self.page)
+        except RuleError as err:
+            await refuse(interaction, err)
+            return
+        await interaction.response.edit_message(content=content, view=view)
 
 
 async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(HistoryButton)
     await bot.add_cog(Views(bot))

@@ -10,14 +10,27 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import ValidationError
 
 from engine.core.errors import RuleError, player_count_error
 from engine.core.models import Action, Decision, Event, GameState, Seat
 from engine.core.play import ai_random
+from engine.core.record import GameRecord, start
 from engine.core.ruleset import Ruleset
+from engine.core.seats import RESEAT, reseat
 from engine.games import get
-from engine.store import ChannelBusy, DuplicateInteraction, GameRow, Store
+from engine.store import ActionRow, ChannelBusy, DuplicateInteraction, GameRow, Store, TimerRow
+from engine.table import (
+    MAX_DEADLINE_HOURS,
+    MAX_VACATION_DAYS,
+    MIN_DEADLINE_HOURS,
+    REMINDERS,
+    Clock,
+    Lobby,
+    Result,
+    placements,
+    winners_of,
+)
 
 AI_NAMES = ("Ada", "Björn", "Chiyo", "Dmitri", "Eun-ji", "Farah")
 MAX_AI_STEPS = 100_000
@@ -27,15 +40,10 @@ RECENT = 400
 
 Renderer = Callable[[tuple[int, int], GameState, Sequence[Event]], bytes]
 """(cache key, state, last turn's events) → PNG bytes; pure and synchronous, run in a worker thread."""
-
-
-class Lobby(BaseModel):
-    """A game before it starts: its options and the seats taken so far (the host first)."""
-
-    game: str
-    options: dict[str, Any] = Field(default_factory=dict)
-    seats: list[Seat] = Field(default_factory=list)
-    ai_policy: str = "baseline"
+Animator = Callable[[Sequence[tuple[GameState, Sequence[Event]]]], bytes]
+"""Replay frames (state, that turn's events) → an animated picture; run in a worker thread."""
+TURN_EVENT = "turn_started"
+"""The event every ruleset emits when a seat's turn begins: replays show one frame per turn."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +57,37 @@ class Step:
     ai: bool
 
 
+@dataclass(frozen=True, slots=True)
+class Alarm:
+    """A timer that went off: a reminder, or a deadline the seat missed (and what was done about it)."""
+
+    kind: str
+    """"reminder", "timeout" (a stand-in played this decision) or "absent" (it plays on until /game back)."""
+    player: int
+    outcome: Outcome
+    due: float
+
+
+@dataclass(frozen=True, slots=True)
+class VoteTally:
+    kind: str
+    voters: list[int]
+    needed: list[int]
+    outcome: Outcome | None
+    """Set when the vote carried and ended the game."""
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPage:
+    game: GameRow
+    state: GameState | None
+    page: int
+    pages: int
+    total: int
+    entries: list[tuple[int, ActionRow]]
+    """(turn, logged action), oldest first."""
+
+
 @dataclass(slots=True)
 class Outcome:
     """What a command did: the game row, the state after it, and the steps applied."""
@@ -58,6 +97,8 @@ class Outcome:
     state: GameState | None
     steps: list[Step] = field(default_factory=list)
     duplicate: bool = False
+    deadlines: dict[int, float] = field(default_factory=dict)
+    """When each pending human seat's clock runs out (epoch seconds)."""
 
     @property
     def events(self) -> list[Event]:
@@ -77,13 +118,15 @@ class GameService:
 
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
                  seed_source: Callable[[], int] = lambda: secrets.randbits(63),
-                 renderer: Renderer | None = None) -> None:
+                 renderer: Renderer | None = None, animator: Animator | None = None) -> None:
         self.store = store
         self.renderer = renderer
+        self.animator = animator
         self.clock = clock
         self.seed_source = seed_source
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[int, GameState]] = {}
+        self._on_timers: Callable[[], None] | None = None
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         """The lock that makes a channel's commands run one at a time (RISK-DIG-51)."""
@@ -100,8 +143,9 @@ class GameService:
             latest = await self.store.latest_game(channel_id)
             if latest is not None and latest.status == "finished" and latest.state is not None:
                 state = self.state_of(latest)
-                winners = get(latest.ruleset).winners(state) or []
-                names = {s.id: s.name for s in Lobby.model_validate(latest.lobby).seats}
+                lobby = Lobby.model_validate(latest.lobby)
+                winners = winners_of(get(latest.ruleset), state, lobby) or []
+                names = {s.id: s.name for s in lobby.seats}
                 raise RuleError("E_GAME_OVER", winner=", ".join(names.get(w, str(w)) for w in winners) or "nobody")
             raise RuleError("E_NO_GAME")
         return game
@@ -142,8 +186,9 @@ class GameService:
             problem = err.errors()[0]
             raise RuleError("E_BAD_OPTION", option=".".join(str(p) for p in problem["loc"]),
                             problem=problem["msg"]) from err
-        lobby = Lobby(game=ruleset.name, options=validated.model_dump(mode="json"), seats=[host],
-                      ai_policy=ai_policy)
+        chosen = validated.model_dump(mode="json")
+        lobby = Lobby(game=ruleset.name, options=chosen, seats=[host], ai_policy=ai_policy,
+                      clock=Clock.from_options(chosen))
         async with self.lock(channel_id):
             try:
                 return await self.store.create_game(channel_id, guild_id, ruleset.name, host.id,
@@ -223,14 +268,14 @@ class GameService:
             seats = list(lobby.seats)
             random.Random(game.seed).shuffle(seats)
             state, events = ruleset.new_game(seats, options, game.seed)
-            lobby.seats = seats
+            lobby.seats = lobby.first_seats = seats
             await self.store.update_game(game.id, game.version, lobby=lobby.model_dump(mode="json"),
                                          state=state.model_dump_json(), status="running")
             game = await self.live(channel_id)
             outcome = Outcome(game=game, ruleset=ruleset, state=state,
                               steps=[Step(seq=0, actor=0, action=Action(type="start", player=by), events=events,
                                           ai=False)])
-            await self._run_ai(outcome, lobby)
+            await self._after(outcome, lobby)
             return outcome
 
     async def abandon(self, channel_id: int, by: int, moderator: bool) -> GameRow:
@@ -256,6 +301,7 @@ class GameService:
             game = await self.live(channel_id)
             if game.status != "running":
                 raise RuleError("E_NOT_STARTED")
+            lobby = Lobby.model_validate(game.lobby)
             ruleset = get(game.ruleset)
             state = self.state_of(game)
             try:
@@ -269,7 +315,11 @@ class GameService:
             except DuplicateInteraction:
                 game, state = await self.current(channel_id)
                 return Outcome(game=game, ruleset=ruleset, state=state, duplicate=True)
-            await self._run_ai(outcome, Lobby.model_validate(game.lobby))
+            status = lobby.status.get(user_id)
+            if status is not None and status.timeouts and not status.absent:
+                status.timeouts = 0  # the count is of consecutive timeouts (RISK-DIG-48)
+                await self._save_lobby(outcome, lobby)
+            await self._after(outcome, lobby)
             return outcome
 
     async def _save(self, outcome: Outcome, action: Action, state: GameState, events: list[Event],
@@ -286,22 +336,138 @@ class GameService:
         outcome.state = state
         outcome.steps.append(Step(seq=state.seq, actor=action.player, action=action, events=events, ai=ai))
 
-    async def _run_ai(self, outcome: Outcome, lobby: Lobby) -> None:
-        """Let AI seats answer every decision that is theirs, each as its own logged action."""
-        ai_seats = {s.id for s in lobby.seats if s.ai}
+    async def _save_lobby(self, outcome: Outcome, lobby: Lobby, status: str | None = None) -> None:
+        game = outcome.game
+        await self.store.update_game(game.id, game.version, lobby=lobby.model_dump(mode="json"), status=status)
+        fresh = await self.store.game(game.id)
+        assert fresh is not None
+        outcome.game = fresh
+        if outcome.state is not None:
+            self._cache[game.id] = (fresh.version, outcome.state)
+
+    async def _after(self, outcome: Outcome, lobby: Lobby) -> None:
+        """After a command: AI seats and stand-ins play their decisions, then the seats' clocks are re-armed."""
+        await self._run_ai(outcome, lobby)
+        await self._arm(outcome, lobby)
+
+    def _stand_in(self, outcome: Outcome, lobby: Lobby, player: int) -> Action:
+        """What an AI stand-in plays for `player` (the ai policy, or the skip auto-play)."""
+        state = outcome.state
+        assert state is not None
+        seat = lobby.seat(player)
+        if seat is not None and not seat.ai and lobby.clock.timeout_action == "skip":
+            return outcome.ruleset.timeout_action(state, player)
+        policy = outcome.ruleset.policy(lobby.ai_policy)
+        return policy.choose(state, player, ai_random(outcome.game.seed, state.seq))
+
+    async def _play_for(self, outcome: Outcome, lobby: Lobby, players: set[int]) -> None:
+        """Answer every decision of `players`, each as its own logged action, until none is theirs."""
         ruleset = outcome.ruleset
         for _ in range(MAX_AI_STEPS):
             state = outcome.state
             if state is None or ruleset.winners(state) is not None:
                 return
-            turn = [d for d in ruleset.pending(state) if d.player in ai_seats]
+            turn = [d for d in ruleset.pending(state) if d.player in players]
             if not turn:
                 return
-            player = turn[0].player
-            policy = ruleset.policy(lobby.ai_policy)
-            action = policy.choose(state, player, ai_random(outcome.game.seed, state.seq))
+            action = self._stand_in(outcome, lobby, turn[0].player)
             new_state, events = ruleset.apply(state, action)
             await self._save(outcome, action, new_state, events, None, ai=True)
+
+    async def _run_ai(self, outcome: Outcome, lobby: Lobby) -> None:
+        """Let AI seats, and stand-ins for absent players (RISK-DIG-49), answer every decision that is theirs."""
+        await self._play_for(outcome, lobby, lobby.stand_ins())
+
+    # -- clocks
+
+    async def _arm(self, outcome: Outcome, lobby: Lobby) -> None:
+        """Give each pending human seat a deadline and reminders; disarm the seats no longer pending.
+
+        A seat's clock runs while it stays pending and restarts when the decision comes back to it.
+        """
+        game, state, ruleset = outcome.game, outcome.state, outcome.ruleset
+        timers = await self.store.timers(game.id)
+        armed: dict[int, list[TimerRow]] = {}
+        for timer in timers:
+            armed.setdefault(timer.player, []).append(timer)
+        over = state is None or game.status != "running" or ruleset.winners(state) is not None
+        waiting: dict[int, Decision] = {}
+        if not over and lobby.paused is None:
+            assert state is not None
+            for decision in ruleset.pending(state):
+                if decision.player not in lobby.stand_ins():
+                    waiting.setdefault(decision.player, decision)
+        for player in armed.keys() - waiting.keys():
+            await self.store.delete_timers(game.id, player)
+        now = self.clock()
+        for player, decision in waiting.items():
+            deadline = next((t.due_at for t in armed.get(player, []) if t.kind == "deadline"), None)
+            if deadline is None:
+                length = lobby.clock.seconds(decision, ruleset)
+                if length is None:
+                    continue
+                away = lobby.status_of(player).vacation_until or 0.0
+                deadline = await self._wind(game.id, player, max(now, away) + length, length)
+            outcome.deadlines[player] = deadline
+        if self._on_timers is not None:
+            self._on_timers()
+
+    async def _wind(self, game_id: int, player: int, due: float, length: float) -> float:
+        """Arm one seat's deadline at `due` with its reminders; returns `due`."""
+        now = self.clock()
+        rows: list[tuple[str, float, dict[str, Any]]] = [("deadline", due, {"due": due})]
+        rows += [("reminder", due - length * (1 - f), {"due": due}) for f in REMINDERS if due - length * (1 - f) > now]
+        await self.store.add_timers(game_id, player, rows)
+        return due
+
+    async def _rewind(self, outcome: Outcome, lobby: Lobby, player: int | None = None) -> None:
+        """Restart clocks from scratch: one seat's, or every seat's."""
+        await self.store.delete_timers(outcome.game.id, player)
+        await self._arm(outcome, lobby)
+
+    async def deadlines(self, game: GameRow) -> dict[int, float]:
+        """Each seat's running deadline."""
+        return {t.player: t.due_at for t in await self.store.timers(game.id) if t.kind == "deadline"}
+
+    def on_timers_changed(self, callback: Callable[[], None]) -> None:
+        """Call `callback` whenever timers may have been added (the timekeeper wakes up early)."""
+        self._on_timers = callback
+
+    async def fire(self, timer: TimerRow) -> Alarm | None:
+        """A due timer: remind the seat, or play its missed decision; None when it no longer applies."""
+        row = await self.store.game(timer.game_id)
+        if row is None:
+            await self.store.delete_timer(timer.id)
+            return None
+        async with self.lock(row.channel_id):
+            game = await self.store.game(timer.game_id)
+            if game is None or timer.id not in {t.id for t in await self.store.timers(game.id)}:
+                return None  # disarmed or handled meanwhile
+            lobby = Lobby.model_validate(game.lobby)
+            try:
+                state = self.state_of(game) if game.status == "running" and lobby.paused is None else None
+            except RuleError:
+                state = None
+            ruleset = get(game.ruleset)
+            decision = next((d for d in ruleset.pending(state) if d.player == timer.player), None) if state else None
+            if decision is None:
+                await self.store.delete_timer(timer.id)
+                return None
+            outcome = Outcome(game=game, ruleset=ruleset, state=state)
+            due = float(timer.payload.get("due", timer.due_at))
+            if timer.kind == "reminder":
+                await self.store.delete_timer(timer.id)
+                outcome.deadlines[timer.player] = due
+                return Alarm(kind="reminder", player=timer.player, outcome=outcome, due=due)
+            await self._play_for(outcome, lobby, {timer.player})  # RISK-DIG-42: the stand-in plays it
+            status = lobby.status_of(timer.player)
+            status.timeouts += decision.kind not in ruleset.reaction_kinds  # a missed defence: ruling 22
+            newly_absent = not status.absent and status.timeouts >= lobby.clock.absent_after
+            status.absent = status.absent or newly_absent  # RISK-DIG-48
+            await self._save_lobby(outcome, lobby)
+            await self._after(outcome, lobby)
+            return Alarm(kind="absent" if newly_absent else "timeout", player=timer.player, outcome=outcome,
+                         due=due)
 
     async def resume_all(self) -> list[Outcome]:
         """After a restart, let AI seats finish every decision that is theirs (a crash may have cut them off)."""
@@ -316,10 +482,245 @@ class GameService:
                 except RuleError:
                     continue  # a corrupt game stays paused; its channel is told when someone acts there
                 outcome = Outcome(game=fresh, ruleset=get(fresh.ruleset), state=state)
-                await self._run_ai(outcome, Lobby.model_validate(fresh.lobby))
+                await self._after(outcome, Lobby.model_validate(fresh.lobby))  # clocks a crash left unarmed too
                 if outcome.steps:
                     outcomes.append(outcome)
         return outcomes
+
+    # -- the table: absences, moderation, votes
+
+    async def _running(self, channel_id: int) -> tuple[Outcome, Lobby]:
+        game = await self.live(channel_id)
+        if game.status != "running":
+            raise RuleError("E_NOT_STARTED")
+        return Outcome(game=game, ruleset=get(game.ruleset), state=self.state_of(game)), Lobby.model_validate(
+            game.lobby)
+
+    def _host_only(self, outcome: Outcome, lobby: Lobby, by: int, moderator: bool) -> None:
+        if by != outcome.game.host_id and not moderator:
+            raise RuleError("E_NOT_HOST", host=self._host_name(lobby, outcome.game.host_id))
+
+    def _playing_human(self, outcome: Outcome, lobby: Lobby, user_id: int) -> None:
+        """Refuse unless `user_id` is a human seat still in the game."""
+        seat = lobby.seat(user_id)
+        if seat is None or seat.ai:
+            raise RuleError("E_NOT_PLAYER")
+        assert outcome.state is not None
+        if user_id not in outcome.ruleset.alive(outcome.state):
+            raise RuleError("E_ELIMINATED")
+
+    async def vacation(self, channel_id: int, user_id: int, days: int) -> tuple[Outcome, float]:
+        """Stretch the seat's deadlines for `days` (1–14); returns when the vacation ends."""
+        if not 1 <= days <= MAX_VACATION_DAYS:
+            raise RuleError("E_VACATION_DAYS", most=MAX_VACATION_DAYS)
+        async with self.lock(channel_id):
+            outcome, lobby = await self._running(channel_id)
+            self._playing_human(outcome, lobby, user_id)
+            until = self.clock() + days * 86400
+            lobby.status_of(user_id).vacation_until = until
+            await self._save_lobby(outcome, lobby)
+            await self._rewind(outcome, lobby, user_id)
+            return outcome, until
+
+    async def back(self, channel_id: int, user_id: int) -> Outcome:
+        """End an absence or a vacation: the player decides again, with a fresh clock."""
+        async with self.lock(channel_id):
+            outcome, lobby = await self._running(channel_id)
+            self._playing_human(outcome, lobby, user_id)
+            status = lobby.status.get(user_id)
+            if status is None or not (status.absent or status.timeouts or status.vacation_until):
+                raise RuleError("E_NOT_AWAY")
+            lobby.status.pop(user_id)
+            await self._save_lobby(outcome, lobby)
+            await self._rewind(outcome, lobby, user_id)
+            return outcome
+
+    async def pause(self, channel_id: int, by: int, moderator: bool) -> Outcome:
+        """Stop every clock until `resume`; players may still play, without deadlines (ruling 16)."""
+        async with self.lock(channel_id):
+            outcome, lobby = await self._running(channel_id)
+            self._host_only(outcome, lobby, by, moderator)
+            if lobby.paused is not None:
+                raise RuleError("E_PAUSED")
+            now = self.clock()
+            lobby.paused = {t.player: max(0.0, t.due_at - now) for t in await self.store.timers(outcome.game.id)
+                            if t.kind == "deadline"}
+            await self._save_lobby(outcome, lobby)
+            await self.store.delete_timers(outcome.game.id)
+            return outcome
+
+    async def resume(self, channel_id: int, by: int, moderator: bool) -> Outcome:
+        """Restart the clocks where they stopped."""
+        async with self.lock(channel_id):
+            outcome, lobby = await self._running(channel_id)
+            self._host_only(outcome, lobby, by, moderator)
+            if lobby.paused is None:
+                raise RuleError("E_NOT_PAUSED")
+            left, lobby.paused = lobby.paused, None
+            await self._save_lobby(outcome, lobby)
+            now = self.clock()
+            assert outcome.state is not None
+            for decision in outcome.ruleset.pending(outcome.state):
+                player = decision.player
+                length = lobby.clock.seconds(decision, outcome.ruleset)
+                if player in left and length is not None and player not in {t.player for t in
+                                                                             await self.store.timers(outcome.game.id)}:
+                    await self._wind(outcome.game.id, player, now + left[player], length)
+            await self._after(outcome, lobby)
+            return outcome
+
+    async def set_deadline(self, channel_id: int, by: int, moderator: bool, hours: float | None) -> Outcome:
+        """Change the turn deadline (None: off); running clocks restart with the new length."""
+        if hours is not None and not MIN_DEADLINE_HOURS <= hours <= MAX_DEADLINE_HOURS:
+            raise RuleError("E_DEADLINE_RANGE", low=int(MIN_DEADLINE_HOURS), high=int(MAX_DEADLINE_HOURS))
+        async with self.lock(channel_id):
+            outcome, lobby = await self._running(channel_id)
+            self._host_only(outcome, lobby, by, moderator)
+            lobby.clock = lobby.clock.model_copy(update={"turn_hours": hours})
+            await self._save_lobby(outcome, lobby)
+            await self._rewind(outcome, lobby)
+            return outcome
+
+    async def kick(self, channel_id: int, by: int, moderator: bool, target: int) -> Outcome:
+        """Remove a seat from the game; the rules decide what happens to its pieces (RISK-DIG-30, DIG-50)."""
+        async with self.lock(channel_id):
+            outcome, lobby = await self._running(channel_id)
+            self._host_only(outcome, lobby, by, moderator)
+            assert outcome.state is not None
+            if target not in outcome.ruleset.alive(outcome.state):
+                raise RuleError("E_NOT_PLAYER_TARGET", player=self._seat_name(lobby, target))
+            action = outcome.ruleset.parse_action({"type": "remove", "target": target, "player": by})
+            new_state, events = outcome.ruleset.apply(outcome.state, action)
+            await self._save(outcome, action, new_state, events, None, ai=False)
+            await self._after(outcome, lobby)
+            return outcome
+
+    async def replace(self, channel_id: int, by: int, moderator: bool, old: int, new: Seat) -> Outcome:
+        """A substitute takes over a human seat: its pieces, cards and turn (the record logs the swap)."""
+        async with self.lock(channel_id):
+            outcome, lobby = await self._running(channel_id)
+            self._host_only(outcome, lobby, by, moderator)
+            assert outcome.state is not None
+            seat = lobby.seat(old)
+            if seat is None or seat.ai or old not in outcome.ruleset.alive(outcome.state):
+                raise RuleError("E_NOT_PLAYER_TARGET", player=self._seat_name(lobby, old))
+            if lobby.seat(new.id) is not None:
+                raise RuleError("E_ALREADY_SEATED", player=new.name)
+            substitute = new.model_copy(update={"colour": seat.colour})
+            new_state = reseat(outcome.state, old, substitute)
+            entry = Action(type=RESEAT, player=old)
+            await self.store.record_action(outcome.game, new_state.seq, by,
+                                           {"type": RESEAT, "player": old, "seat": substitute.model_dump(mode="json")},
+                                           [], new_state.model_dump_json(), None)
+            lobby.seats = [substitute if s.id == old else s for s in lobby.seats]
+            lobby.status.pop(old, None)
+            lobby.votes = {k: [substitute.id if v == old else v for v in vs] for k, vs in lobby.votes.items()}
+            fresh = await self.store.game(outcome.game.id)
+            assert fresh is not None
+            outcome.game, outcome.state = fresh, new_state
+            outcome.steps.append(Step(seq=new_state.seq, actor=by, action=entry, events=[], ai=False))
+            await self.store.update_game(fresh.id, fresh.version, lobby=lobby.model_dump(mode="json"),
+                                         host_id=substitute.id if fresh.host_id == old else None)
+            refreshed = await self.store.game(fresh.id)
+            assert refreshed is not None
+            outcome.game = refreshed
+            self._cache[fresh.id] = (refreshed.version, new_state)
+            await self._rewind(outcome, lobby, old)
+            return outcome
+
+    def _seat_name(self, lobby: Lobby, seat_id: int) -> str:
+        seat = lobby.seat(seat_id)
+        return seat.name if seat else f"<@{seat_id}>"
+
+    async def vote(self, channel_id: int, user_id: int, kind: str) -> VoteTally:
+        """Vote to end the game as a draw, or by surrender to the leader; it carries when every remaining
+        human agrees. `withdraw` takes back the user's votes."""
+        async with self.lock(channel_id):
+            outcome, lobby = await self._running(channel_id)
+            self._playing_human(outcome, lobby, user_id)
+            assert outcome.state is not None
+            alive = outcome.ruleset.alive(outcome.state)
+            needed = [h for h in lobby.humans() if h in alive and not lobby.absent(h)] or [user_id]
+            if kind == "withdraw":
+                lobby.votes = {k: [v for v in vs if v != user_id] for k, vs in lobby.votes.items()}
+                await self._save_lobby(outcome, lobby)
+                return VoteTally(kind=kind, voters=[], needed=needed, outcome=None)
+            if kind not in ("draw", "surrender"):
+                raise RuleError("E_BAD_VOTE")
+            voters = lobby.votes.setdefault(kind, [])
+            if user_id not in voters:
+                voters.append(user_id)
+            carried = set(needed) <= set(voters)
+            if carried:
+                winners = [] if kind == "draw" else outcome.ruleset.ranking(outcome.state)[:1]
+                lobby.result = Result(kind=kind, winners=winners)  # type: ignore[arg-type]
+                await self._save_lobby(outcome, lobby, status="finished")
+                await self.store.delete_timers(outcome.game.id)
+            else:
+                await self._save_lobby(outcome, lobby)
+            return VoteTally(kind=kind, voters=list(voters), needed=needed, outcome=outcome if carried else None)
+
+    # -- history, records and results
+
+    async def record(self, channel_id: int) -> GameRecord:
+        """The game record (seed, options, seats, actions) that replays the game exactly."""
+        game, state = await self.current(channel_id)
+        if state is None:
+            raise RuleError("E_NOT_STARTED")
+        lobby = Lobby.model_validate(game.lobby)
+        actions = [row.action for row in await self.store.actions(game.id)]
+        return GameRecord(game=game.ruleset, seed=game.seed, options=lobby.options,
+                          seats=lobby.first_seats or lobby.seats, actions=actions)
+
+    async def replay_frames(self, channel_id: int) -> list[tuple[GameState, list[Event]]]:
+        """The board at the end of every turn (the last frame is the latest position), with that turn's events."""
+        record = await self.record(channel_id)
+        ruleset = get(record.game)
+        state, _ = start(ruleset, record)
+        frames: list[tuple[GameState, list[Event]]] = []
+        turn: list[Event] = []
+        began = False
+        for data in record.actions:
+            if data.get("type") == RESEAT:
+                state, events = reseat(state, data["player"], Seat.model_validate(data["seat"])), []
+            else:
+                state, events = ruleset.apply(state, ruleset.parse_action(data))
+            public = [e for e in events if e.private_to is None]
+            if any(e.type == TURN_EVENT for e in public):
+                if began:
+                    frames.append((state, turn))
+                began, turn = True, []
+            turn.extend(public)
+        if began:
+            frames.append((state, turn))
+        return frames
+
+    async def replay_gif(self, channel_id: int) -> bytes | None:
+        """The game so far as an animated GIF, one frame per turn (None: no animator, or no turn played yet)."""
+        frames = await self.replay_frames(channel_id)
+        if self.animator is None or not frames:
+            return None
+        return await asyncio.to_thread(self.animator, frames)
+
+    async def stats(self, guild_id: int) -> dict[str, dict[int, list[tuple[int, bool]]]]:
+        """Per game, each human's (place, won) in the server's finished games; a draw places but wins nothing."""
+        table: dict[str, dict[int, list[tuple[int, bool]]]] = {}
+        for game in await self.store.finished_games(guild_id):
+            if game.state is None:
+                continue
+            try:
+                state = self.state_of(game)
+            except RuleError:
+                continue
+            lobby = Lobby.model_validate(game.lobby)
+            ruleset = get(game.ruleset)
+            places = placements(ruleset, state, lobby)
+            won = set(winners_of(ruleset, state, lobby) or [])
+            humans = set(lobby.humans())
+            for seat_id, place in places.items():
+                if seat_id in humans:
+                    table.setdefault(game.ruleset, {}).setdefault(seat_id, []).append((place, seat_id in won))
+        return table
 
     async def board(self, game: GameRow, state: GameState) -> bytes | None:
         """The board picture with the last turn highlighted, rendered off the event loop (None: no renderer)."""
@@ -337,8 +738,17 @@ class GameService:
         first = starts[-2] if len(starts) >= 2 else 0
         return [e for e in events[first:] if e.private_to is None]
 
-    async def history(self, channel_id: int, offset: int = 0, limit: int = 20) -> tuple[GameRow, list[Any], int]:
-        """A page of the action log with the events of each action."""
-        game, _ = await self.current(channel_id)
-        rows = await self.store.actions(game.id, offset, limit)
-        return game, rows, await self.store.count_actions(game.id)
+    async def history(self, channel_id: int, page: int, size: int) -> HistoryPage:
+        """Page `page` (1 = the latest) of the action log, each entry with the turn it belongs to."""
+        game, state = await self.current(channel_id)
+        rows = await self.store.actions(game.id)
+        pages = max(1, -(-len(rows) // size))
+        page = min(max(page, 1), pages)
+        turn, turns = 0, []
+        for row in rows:
+            turns.append(turn)
+            turn += sum(1 for e in row.events if e.get("type") == TURN_EVENT)
+        stop = len(rows) - (page - 1) * size
+        start_at = max(0, stop - size)
+        return HistoryPage(game=game, state=state, page=page, pages=pages, total=len(rows),
+                           entries=list(zip(turns[start_at:stop], rows[start_at:stop], strict=True)))

@@ -54,6 +54,11 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX timers_due ON timers(due_at);
     """,
+    # 2: a timer belongs to one seat's clock (deadline and reminders), so each clock is re-armed on its own
+    """
+    ALTER TABLE timers ADD COLUMN player INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX timers_game ON timers(game_id, player);
+    """,
 )
 
 
@@ -107,6 +112,15 @@ class TimerRow:
     kind: str
     due_at: float
     payload: dict[str, Any]
+    player: int = 0
+
+
+_TIMER_COLUMNS = "id, game_id, kind, due_at, payload, player"
+
+
+def _timer(row: sqlite3.Row | tuple[Any, ...]) -> TimerRow:
+    timer_id, game_id, kind, due_at, payload, player = row
+    return TimerRow(timer_id, game_id, kind, due_at, json.loads(payload), player)
 
 
 _GAME_COLUMNS = (
@@ -307,23 +321,45 @@ class Store:
         row = await self._one("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,))
         return int(row[0]) if row else 0
 
+    async def finished_games(self, guild_id: int) -> list[GameRow]:
+        """A server's finished games, oldest first (for /stats)."""
+        return [_game(r) for r in await self._all(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id = ? AND status = 'finished' ORDER BY id", (guild_id,))]
+
+    async def count_live_games(self, guild_id: int) -> int:
+        row = await self._one("SELECT COUNT(*) FROM games WHERE guild_id = ? AND status IN ('lobby', 'running')",
+                              (guild_id,))
+        return int(row[0]) if row else 0
+
     # -- timers
 
-    async def add_timer(self, game_id: int, kind: str, due_at: float, payload: dict[str, Any] | None = None) -> int:
+    async def add_timers(self, game_id: int, player: int, timers: list[tuple[str, float, dict[str, Any]]]) -> None:
+        """Arm one seat's clock: (kind, due_at, payload) rows, in one transaction."""
         async with self.transaction() as db:
-            cur = await db.execute(
-                "INSERT INTO timers (game_id, kind, due_at, payload) VALUES (?, ?, ?, ?)",
-                (game_id, kind, due_at, json.dumps(payload or {})),
+            await db.executemany(
+                "INSERT INTO timers (game_id, kind, due_at, payload, player) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, kind, due_at, json.dumps(payload), player) for kind, due_at, payload in timers],
             )
-            return int(cur.lastrowid or 0)
+
+    async def timers(self, game_id: int) -> list[TimerRow]:
+        rows = await self._all(f"SELECT {_TIMER_COLUMNS} FROM timers WHERE game_id = ? ORDER BY due_at, id",
+                               (game_id,))
+        return [_timer(r) for r in rows]
 
     async def next_timer(self) -> TimerRow | None:
-        row = await self._one("SELECT id, game_id, kind, due_at, payload FROM timers ORDER BY due_at, id LIMIT 1")
-        return TimerRow(row[0], row[1], row[2], row[3], json.loads(row[4])) if row else None
+        row = await self._one(f"SELECT {_TIMER_COLUMNS} FROM timers ORDER BY due_at, id LIMIT 1")
+        return _timer(row) if row else None
 
-    async def delete_timers(self, game_id: int, kind: str | None = None) -> None:
+    async def delete_timer(self, timer_id: int) -> bool:
+        """Remove one timer; False when it was gone already (another task fired or disarmed it)."""
         async with self.transaction() as db:
-            if kind is None:
+            cur = await db.execute("DELETE FROM timers WHERE id = ?", (timer_id,))
+            return cur.rowcount == 1
+
+    async def delete_timers(self, game_id: int, player: int | None = None) -> None:
+        """Disarm a game's clocks, or one seat's."""
+        async with self.transaction() as db:
+            if player is None:
                 await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
             else:
-                await db.execute("DELETE FROM timers WHERE game_id = ? AND kind = ?", (game_id, kind))
+                await db.execute("DELETE FROM timers WHERE game_id = ? AND player = ?", (game_id, player))

@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field
 
 from engine.core.models import Event, GameState, Seat
 from engine.core.ruleset import Ruleset
+from engine.core.seats import RESEAT, reseat
 
 
 class GameRecord(BaseModel):
@@ -31,7 +32,10 @@ def replay(ruleset: Ruleset, record: GameRecord) -> tuple[GameState, list[Event]
     state, events = start(ruleset, record)
     for index, data in enumerate(record.actions):
         try:
-            state, new = ruleset.apply(state, ruleset.parse_action(data))
+            if data.get("type") == RESEAT:
+                state, new = reseat(state, data["player"], Seat.model_validate(data["seat"])), []
+            else:
+                state, new = ruleset.apply(state, ruleset.parse_action(data))
         except Exception as exc:
             exc.index = index  # type: ignore[attr-defined]
             raise

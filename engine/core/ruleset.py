@@ -12,12 +12,18 @@ from engine.core.models import Action, Decision, Event, GameState, Seat
 
 
 class Ruleset(Protocol):
-    """A game's rules: pure functions over immutable states."""
+    """A game's rules: pure functions over immutable states.
+
+    Every game accepts two actions the bot issues for any game: `{"type": "resign"}` (the acting seat leaves)
+    and `{"type": "remove", "target": seat}` (the host removes a seat); the rules decide what happens to it.
+    """
 
     name: str
     title: str
     state_model: type[GameState]
     options_model: type[BaseModel]
+    reaction_kinds: frozenset[str]
+    """Decision kinds answered out of turn (e.g. choosing defence dice): they get the shorter reaction deadline."""
 
     def player_range(self, options: BaseModel) -> tuple[int, int]: ...
 
@@ -41,6 +47,14 @@ class Ruleset(Protocol):
 
     def winners(self, state: GameState) -> list[int] | None:
         """None while the game goes on; else the winning seats (empty when nobody won)."""
+        ...
+
+    def alive(self, state: GameState) -> list[int]:
+        """The seats still playing (not eliminated, not resigned), in turn order."""
+        ...
+
+    def ranking(self, state: GameState) -> list[int]:
+        """Every seat, best placed first: the winner, then the survivors by strength, then the fallen."""
         ...
 
     def policy(self, name: str) -> Policy: ...

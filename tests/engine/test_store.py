@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import aiosqlite
@@ -74,14 +75,37 @@ async def test_a_retried_interaction_is_recognised(tmp_path: Path) -> None:
     await store.close()
 
 
-async def test_timers_come_back_in_due_order(tmp_path: Path) -> None:
+async def test_timers_come_back_in_due_order_per_seat(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "bot.sqlite3")
     game = await store.create_game(1, None, "risk", 100, 7, {})
-    await store.add_timer(game.id, "deadline", 200.0, {"turn": 3})
-    await store.add_timer(game.id, "reminder", 150.0)
+    await store.add_timers(game.id, 100, [("deadline", 200.0, {"seq": 3}), ("reminder", 150.0, {})])
+    await store.add_timers(game.id, 200, [("deadline", 300.0, {})])
     first = await store.next_timer()
-    assert first is not None and (first.kind, first.due_at) == ("reminder", 150.0)
-    await store.delete_timers(game.id, "reminder")
+    assert first is not None and (first.kind, first.due_at, first.player) == ("reminder", 150.0, 100)
+    assert await store.delete_timer(first.id) is True
+    assert await store.delete_timer(first.id) is False  # already gone: a second firing finds nothing
     nxt = await store.next_timer()
-    assert nxt is not None and nxt.payload == {"turn": 3}
+    assert nxt is not None and nxt.payload == {"seq": 3}
+    await store.delete_timers(game.id, player=100)
+    assert [(t.player, t.kind) for t in await store.timers(game.id)] == [(200, "deadline")]
+    await store.delete_timers(game.id)
+    assert await store.next_timer() is None
+    await store.close()
+
+
+async def test_migration_2_keeps_version_1_timers(tmp_path: Path) -> None:
+    """A database written by schema 1 gains the timers' seat column; its timers survive the upgrade."""
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript(MIGRATIONS[0])
+    db.execute("INSERT INTO games (channel_id, ruleset, status, host_id, seed, lobby, created_at, updated_at) "
+               "VALUES (1, 'risk', 'running', 5, 1, '{}', 0, 0)")
+    db.execute("INSERT INTO timers (game_id, kind, due_at, payload) VALUES (1, 'deadline', 99.0, '{}')")
+    db.execute("PRAGMA user_version = 1")
+    db.commit()
+    db.close()
+    store = await Store.open(path)
+    assert await store.schema_version() == len(MIGRATIONS) >= 2
+    timer = await store.next_timer()
+    assert timer is not None and (timer.kind, timer.due_at, timer.player) == ("deadline", 99.0, 0)
     await store.close()

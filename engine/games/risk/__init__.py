@@ -24,6 +24,7 @@ class RiskRuleset:
     title = "Risk"
     state_model = RiskState
     options_model = RiskOptions
+    reaction_kinds = frozenset({"defend"})
 
     def __init__(self, board: RiskMap | None = None) -> None:
         self.board = board or classic()
@@ -57,6 +58,19 @@ class RiskRuleset:
     def winners(self, state: GameState) -> list[int] | None:
         assert isinstance(state, RiskState)
         return [state.winner] if state.phase is Phase.GAME_OVER and state.winner is not None else None
+
+    def alive(self, state: GameState) -> list[int]:
+        assert isinstance(state, RiskState)
+        return state.active_ids()
+
+    def ranking(self, state: GameState) -> list[int]:
+        """The winner, then survivors by territories and armies, then resigned and eliminated seats."""
+        assert isinstance(state, RiskState)
+        held = {p.id: (len(state.territories_of(p.id)), sum(state.armies[t] for t in state.territories_of(p.id)))
+                for p in state.players}
+        order = sorted(state.players, key=lambda p: (p.id != state.winner, p.status != "active",
+                                                     tuple(-x for x in held[p.id])))
+        return [p.id for p in order]
 
     def policy(self, name: str) -> Policy:
         return POLICIES[name](self.board)

@@ -10,16 +10,6 @@ ROOT = Path(__file__).resolve().parents[3]
 REFERENCE = ROOT / "docs" / "rules" / "risk.md"
 DEFINITION = re.compile(r"\*\*(RISK-[A-Z]+-\d+)\*\*")
 
-# Rules that live in the Discord layer, the renderer or the timer service, each owned by its issue.
-# They are tested in those packages; the list shrinks as those issues land.
-DEFERRED: dict[str, str] = {
-    "RISK-DIG-30": "#5 host pause, resume, kick and end",
-    "RISK-DIG-41": "#5 turn timer and absent players",
-    "RISK-DIG-48": "#5 turn timer and absent players",
-    "RISK-DIG-49": "#5 turn timer and absent players",
-    "RISK-DIG-50": "#5 turn timer and absent players",
-}
-
 
 def reference_ids() -> set[str]:
     return set(DEFINITION.findall(REFERENCE.read_text(encoding="utf-8")))
@@ -51,18 +41,13 @@ def test_reference_defines_every_id_once() -> None:
 
 
 def test_every_rule_id_has_a_test() -> None:
-    missing = sorted(reference_ids() - marked_ids() - set(DEFERRED), key=_order)
+    missing = sorted(reference_ids() - marked_ids(), key=_order)
     assert not missing, f"{len(missing)} rule IDs have no test: {missing}"
 
 
 def test_marks_name_real_ids() -> None:
     unknown = sorted(marked_ids() - reference_ids())
     assert not unknown, f"tests cite IDs the reference does not define: {unknown}"
-
-
-def test_deferred_ids_are_real_and_untested() -> None:
-    assert set(DEFERRED) <= reference_ids()
-    assert not set(DEFERRED) & marked_ids(), "a deferred ID has a test now: take it off the list"
 
 
 def _order(rule_id: str) -> tuple[str, int]:

@@ -1,0 +1,408 @@
+"""Asynchronous play on the service: deadlines, reminders, stand-ins, vacation, pause, moderation, votes, replays.
+
+Time is a fake clock: the timekeeper sleeps on it, and `tick` moves it on and waits until every due timer fired.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from engine.core.errors import RuleError
+from engine.core.models import Seat
+from engine.core.record import replay
+from engine.core.seats import reseat
+from engine.games import get
+from engine.games.risk import RiskState
+from engine.service import Alarm, GameService
+from engine.store import Store
+from engine.table import Lobby
+from engine.timekeeper import Timekeeper
+from renderer.animate import replay_gif
+from tests.engine.test_service import ALICE, BOB, CAROL, CHANNEL, DAVE, code_of, seat, three_humans
+
+HOUR = 3600.0
+DAY = 24 * HOUR
+GUILD = 1
+
+
+class FakeClock:
+    """Epoch seconds that move only when a test says so; `sleep` waits on this clock, not the real one."""
+
+    def __init__(self, now: float = 1_800_000_000.0) -> None:
+        self.now = now
+        self._sleepers: list[tuple[float, asyncio.Future[None]]] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._sleepers.append((self.now + seconds, future))
+        await future
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+        for due, future in list(self._sleepers):
+            if due <= self.now and not future.done():
+                future.set_result(None)
+        self._sleepers = [(d, f) for d, f in self._sleepers if not f.done()]
+
+
+@dataclass
+class Table:
+    service: GameService
+    clock: FakeClock
+    keeper: Timekeeper
+    alarms: list[Alarm] = field(default_factory=list)
+
+    async def tick(self, seconds: float) -> list[Alarm]:
+        """Move time on and return the alarms that went off meanwhile."""
+        seen = len(self.alarms)
+        self.keeper.idle.clear()
+        self.clock.advance(seconds)
+        self.keeper.poke()
+        await asyncio.wait_for(self.keeper.idle.wait(), 10)
+        return self.alarms[seen:]
+
+    async def state(self) -> RiskState:
+        _, state = await self.service.current(CHANNEL)
+        assert isinstance(state, RiskState)
+        return state
+
+    async def lobby(self) -> Lobby:
+        game, _ = await self.service.current(CHANNEL)
+        return Lobby.model_validate(game.lobby)
+
+    async def deadlines(self) -> dict[int, float]:
+        game, _ = await self.service.current(CHANNEL)
+        return await self.service.deadlines(game)
+
+
+async def open_table(path: Path, clock: FakeClock) -> tuple[Table, Store, asyncio.Task[None]]:
+    store = await Store.open(path)
+    service = GameService(store, clock=clock, seed_source=lambda: 42, animator=replay_gif)
+    table = Table(service, clock, None)  # type: ignore[arg-type]
+
+    async def on_alarm(alarm: Alarm) -> None:
+        table.alarms.append(alarm)
+
+    table.keeper = Timekeeper(service, on_alarm, clock=clock, sleep=clock.sleep)
+    return table, store, asyncio.create_task(table.keeper.run())
+
+
+@pytest.fixture
+async def table(tmp_path: Path) -> AsyncIterator[Table]:
+    t, store, task = await open_table(tmp_path / "bot.sqlite3", FakeClock())
+    await asyncio.wait_for(t.keeper.idle.wait(), 10)
+    yield t
+    task.cancel()
+    await store.close()
+
+
+def pending_player(state: RiskState) -> int:
+    return get("risk").pending(state)[0].player
+
+
+async def deploy(t: Table) -> RiskState:
+    """The pending player deploys all their setup armies on their first territory."""
+    state = await t.state()
+    pid = state.current
+    plan = {state.territories_of(pid)[0]: state.setup_left[pid]}
+    outcome = await t.service.act(CHANNEL, pid, {"type": "deploy", "placements": plan})
+    assert isinstance(outcome.state, RiskState)
+    return outcome.state
+
+
+# ---------------------------------------------------------------- deadlines and reminders
+
+
+@pytest.mark.rule("RISK-DIG-41")
+async def test_deadline_and_reminders_at_half_and_nine_tenths(table: Table) -> None:
+    state = await three_humans(table.service)
+    first = pending_player(state)
+    start = table.clock.now
+    assert await table.deadlines() == {first: start + DAY}  # the default: 24 hours
+    assert await table.tick(0.5 * DAY - 1) == []
+    [half] = await table.tick(1)
+    assert (half.kind, half.player, half.due) == ("reminder", first, start + DAY)
+    assert await table.tick(0.4 * DAY - 1) == []
+    [late] = await table.tick(1)
+    assert late.kind == "reminder"
+    assert await table.tick(0.1 * DAY - 1) == []
+    [timeout] = await table.tick(1)
+    assert (timeout.kind, timeout.player) == ("timeout", first)
+
+
+async def test_reminder_is_dropped_once_the_player_has_acted(table: Table) -> None:
+    await three_humans(table.service)
+    await deploy(table)
+    second = pending_player(await table.state())
+    alarms = await table.tick(0.5 * DAY)
+    assert [(a.kind, a.player) for a in alarms] == [("reminder", second)]  # the first player's clock is gone
+
+
+async def test_a_clock_keeps_running_while_the_same_player_acts(table: Table) -> None:
+    """Mid-turn actions do not restart the clock: the deadline is the turn's."""
+    await three_humans(table.service)
+    for _ in range(3):
+        await deploy(table)
+    state = await table.state()
+    pid = pending_player(state)
+    due = (await table.deadlines())[pid]
+    await table.tick(HOUR)
+    target = state.territories_of(pid)[0]
+    await table.service.act(CHANNEL, pid, {"type": "place", "territory": target, "count": 1})
+    assert (await table.deadlines())[pid] == due
+
+
+# ---------------------------------------------------------------- timeouts, stand-ins, absence
+
+
+@pytest.mark.rule("RISK-DIG-42", "RISK-DIG-48", "RISK-DIG-49")
+async def test_timeouts_then_absent_then_back(table: Table) -> None:
+    state = await three_humans(table.service)
+    first = pending_player(state)
+    [*_, timeout] = await table.tick(DAY)
+    assert (timeout.kind, timeout.player) == ("timeout", first)
+    state = await table.state()
+    assert state.setup_left[first] == 0  # the stand-in deployed for them
+    assert (await table.lobby()).status[first].timeouts == 1
+    while state.phase.value == "setup_place":
+        state = await deploy(table)
+    assert pending_player(state) == first  # their first turn
+    [*_, absent] = await table.tick(DAY)
+    assert (absent.kind, absent.player) == ("absent", first)
+    lobby = await table.lobby()
+    assert lobby.absent(first) and first in lobby.stand_ins()
+    state = await table.state()
+    assert pending_player(state) != first and state.turn == 2
+    # While absent, their turns are played at once: no clock is armed for them.
+    assert set(await table.deadlines()) == {pending_player(state)}
+    await table.service.back(CHANNEL, first)
+    assert not (await table.lobby()).absent(first)
+    assert await code_of(table.service.back(CHANNEL, first)) == "E_NOT_AWAY"
+
+
+async def test_skip_mode_completes_the_decision_without_ai(table: Table) -> None:
+    state = await three_humans(table.service, timeout_action="skip")
+    first = pending_player(state)
+    expected = get("risk").timeout_actions(state, first)  # type: ignore[attr-defined]
+    [*_, timeout] = await table.tick(DAY)
+    assert timeout.kind == "timeout"
+    assert (await table.lobby()).clock.timeout_action == "skip"
+    assert [step.action for step in timeout.outcome.steps] == expected
+    assert (await table.state()).setup_left[first] == 0
+
+
+async def test_acting_resets_the_count_of_consecutive_timeouts(table: Table) -> None:
+    state = await three_humans(table.service)
+    first = pending_player(state)
+    await table.tick(DAY)
+    assert (await table.lobby()).status[first].timeouts == 1
+    while (await table.state()).phase.value == "setup_place":
+        await deploy(table)
+    state = await table.state()
+    await table.service.act(CHANNEL, first, {"type": "place", "territory": state.territories_of(first)[0],
+                                              "count": state.pool})
+    assert (await table.lobby()).status[first].timeouts == 0
+
+
+async def test_deadline_off_arms_nothing(table: Table) -> None:
+    await three_humans(table.service)
+    await table.service.set_deadline(CHANNEL, ALICE, False, None)
+    assert await table.deadlines() == {}
+    assert await table.tick(30 * DAY) == []
+    assert await code_of(table.service.set_deadline(CHANNEL, ALICE, False, 0.5)) == "E_DEADLINE_RANGE"
+    assert await code_of(table.service.set_deadline(CHANNEL, ALICE, False, 169)) == "E_DEADLINE_RANGE"
+    assert await code_of(table.service.set_deadline(CHANNEL, BOB, False, 2)) == "E_NOT_HOST"
+    await table.service.set_deadline(CHANNEL, ALICE, False, 2)
+    pid = pending_player(await table.state())
+    assert await table.deadlines() == {pid: table.clock.now + 2 * HOUR}
+
+
+# ---------------------------------------------------------------- vacation and pause
+
+
+async def test_vacation_extends_the_deadline(table: Table) -> None:
+    state = await three_humans(table.service)
+    first = pending_player(state)
+    _, until = await table.service.vacation(CHANNEL, first, 3)
+    assert until == table.clock.now + 3 * DAY
+    assert await table.deadlines() == {first: until + DAY}
+    assert [a.kind for a in await table.tick(3 * DAY)] == []  # the reminders moved too
+    assert [a.kind for a in await table.tick(DAY)] == ["reminder", "reminder", "timeout"]
+    assert await code_of(table.service.vacation(CHANNEL, first, 15)) == "E_VACATION_DAYS"
+    assert await code_of(table.service.vacation(CHANNEL, DAVE, 2)) == "E_NOT_PLAYER"
+
+
+async def test_pause_stops_the_clocks_and_resume_restarts_them(table: Table) -> None:
+    state = await three_humans(table.service)
+    first = pending_player(state)
+    await table.tick(10 * HOUR)
+    await table.service.pause(CHANNEL, ALICE, False)
+    assert await table.deadlines() == {}
+    assert await table.tick(5 * DAY) == []
+    assert await code_of(table.service.pause(CHANNEL, ALICE, False)) == "E_PAUSED"
+    assert await code_of(table.service.resume(CHANNEL, BOB, False)) == "E_NOT_HOST"
+    await table.service.resume(CHANNEL, BOB, True)  # a moderator may
+    assert await table.deadlines() == {first: table.clock.now + 14 * HOUR}  # 14 of 24 hours were left
+    # The reminders keep their place on the clock: 2 h and 11.6 h after resuming.
+    assert [a.kind for a in await table.tick(2 * HOUR)] == ["reminder"]
+    assert [a.kind for a in await table.tick(12 * HOUR)] == ["reminder", "timeout"]
+
+
+async def test_players_may_play_on_during_a_pause_without_deadlines(table: Table) -> None:
+    """Ruling 16: a pause stops the clocks, not the game."""
+    await three_humans(table.service)
+    await table.service.pause(CHANNEL, ALICE, False)
+    await deploy(table)
+    assert await table.deadlines() == {}
+    await table.service.resume(CHANNEL, ALICE, False)
+    nxt = pending_player(await table.state())
+    assert await table.deadlines() == {nxt: table.clock.now + DAY}  # a fresh clock for the new decision
+
+
+async def test_timers_are_rearmed_after_a_restart(tmp_path: Path) -> None:
+    clock = FakeClock()
+    path = tmp_path / "bot.sqlite3"
+    t, store, task = await open_table(path, clock)
+    state = await three_humans(t.service)
+    first = pending_player(state)
+    task.cancel()
+    await store.close()
+    clock.advance(2 * DAY)  # the bot was down past the deadline
+    t2, store2, task2 = await open_table(path, clock)
+    try:
+        await asyncio.wait_for(t2.keeper.idle.wait(), 10)
+        assert [(a.kind, a.player) for a in t2.alarms] == [("reminder", first), ("reminder", first),
+                                                            ("timeout", first)]
+    finally:
+        task2.cancel()
+        await store2.close()
+
+
+# ---------------------------------------------------------------- resign, kick, replace
+
+
+async def test_resign_keeps_the_game_consistent(table: Table) -> None:
+    state = await three_humans(table.service)
+    leaver = next(p.id for p in state.players if p.id != pending_player(state))
+    outcome = await table.service.act(CHANNEL, leaver, {"type": "resign"})
+    assert isinstance(outcome.state, RiskState)
+    assert leaver not in outcome.ruleset.alive(outcome.state)
+    assert outcome.state.territories_of(leaver) == []
+    assert leaver not in await table.deadlines()
+
+
+@pytest.mark.rule("RISK-DIG-30", "RISK-DIG-50")
+async def test_kick_by_the_host_only(table: Table) -> None:
+    state = await three_humans(table.service)
+    assert await code_of(table.service.kick(CHANNEL, BOB, False, CAROL)) == "E_NOT_HOST"
+    outcome = await table.service.kick(CHANNEL, ALICE, False, CAROL)
+    assert isinstance(outcome.state, RiskState)
+    assert CAROL not in outcome.ruleset.alive(outcome.state)
+    assert sum(outcome.state.armies.values()) == sum(state.armies.values())  # the armies stay, as Neutral
+    assert await code_of(table.service.kick(CHANNEL, ALICE, False, CAROL)) == "E_NOT_PLAYER_TARGET"
+    assert CAROL not in await table.deadlines()
+
+
+async def test_replace_hands_the_seat_to_a_substitute(table: Table) -> None:
+    state = await three_humans(table.service)
+    first = pending_player(state)
+    held = state.territories_of(first)
+    outcome = await table.service.replace(CHANNEL, ALICE, False, first, seat(DAVE, "Dave"))
+    after = outcome.state
+    assert isinstance(after, RiskState)
+    assert after.territories_of(DAVE) == held and after.player(first) is None
+    assert after.name(DAVE) == "Dave" and pending_player(after) == DAVE
+    assert set(await table.deadlines()) == {DAVE}
+    assert await code_of(table.service.act(CHANNEL, first, {"type": "end_turn"})) == "E_NOT_PLAYER"
+    after = await deploy(table)
+    assert after.setup_left[DAVE] == 0
+    # The exported record replays the substitution exactly.
+    record = await table.service.record(CHANNEL)
+    replayed, _ = replay(get("risk"), record)
+    assert replayed.digest() == (await table.state()).digest()
+    game, _ = await table.service.current(CHANNEL)
+    host = DAVE if first == ALICE else ALICE  # a substitute for the host also takes over hosting
+    assert game.host_id == host
+    other = next(p for p in (BOB, CAROL) if p != first)
+    assert await code_of(table.service.replace(CHANNEL, host, False, other, seat(DAVE))) == "E_ALREADY_SEATED"
+    assert await code_of(table.service.replace(CHANNEL, other, False, host, seat(ALICE + 99))) == "E_NOT_HOST"
+
+
+# ---------------------------------------------------------------- votes
+
+
+async def test_a_draw_needs_every_remaining_human(table: Table) -> None:
+    await three_humans(table.service)
+    first = await table.service.vote(CHANNEL, ALICE, "draw")
+    assert (first.voters, first.outcome) == ([ALICE], None)
+    await table.service.vote(CHANNEL, BOB, "draw")
+    await table.service.vote(CHANNEL, BOB, "withdraw")
+    second = await table.service.vote(CHANNEL, CAROL, "draw")
+    assert second.outcome is None and sorted(second.voters) == sorted([ALICE, CAROL])
+    assert await code_of(table.service.vote(CHANNEL, DAVE, "draw")) == "E_NOT_PLAYER"
+    final = await table.service.vote(CHANNEL, BOB, "draw")
+    assert final.outcome is not None
+    game, _ = await table.service.current(CHANNEL)
+    assert game.status == "finished"
+    assert Lobby.model_validate(game.lobby).result is not None
+    assert await table.deadlines() == {}
+    assert await code_of(table.service.act(CHANNEL, ALICE, {"type": "end_turn"})) == "E_GAME_OVER"
+
+
+async def test_surrender_ends_with_the_leader_winning_and_counts_in_stats(table: Table) -> None:
+    state = await three_humans(table.service)
+    for pid in (ALICE, BOB):
+        await table.service.vote(CHANNEL, pid, "surrender")
+    tally = await table.service.vote(CHANNEL, CAROL, "surrender")
+    assert tally.outcome is not None
+    leader = get("risk").ranking(state)[0]
+    stats = await table.service.stats(GUILD)
+    assert stats["risk"][leader] == [(1, True)]
+    assert sorted(place for uid, r in stats["risk"].items() for place, won in r if not won) == [2, 3]
+
+
+# ---------------------------------------------------------------- replay GIF
+
+
+async def test_the_replay_gif_holds_one_frame_per_turn(table: Table) -> None:
+    await table.service.new_game(CHANNEL, GUILD, seat(ALICE), "risk", {"setup": "random_deal",
+                                                                      "setup_placement": "bulk_sequential"})
+    await table.service.add_ai(CHANNEL, ALICE)
+    await table.service.add_ai(CHANNEL, ALICE)
+    await table.service.start(CHANNEL, ALICE)
+    ruleset = get("risk")
+    state = await table.state()
+    while state.turn < 4:
+        for action in ruleset.timeout_actions(state, ALICE):  # type: ignore[attr-defined]
+            state = (await table.service.act(CHANNEL, ALICE, action.model_dump(exclude={"player"}))).state
+            assert isinstance(state, RiskState)
+    frames = await table.service.replay_frames(CHANNEL)
+    assert len(frames) == state.turn
+    gif = await table.service.replay_gif(CHANNEL)
+    assert gif is not None
+    image = Image.open(io.BytesIO(gif))
+    assert image.format == "GIF" and image.n_frames == state.turn and image.width == 800
+
+
+async def test_nothing_to_replay_before_the_first_turn(table: Table) -> None:
+    await three_humans(table.service)
+    assert await table.service.replay_gif(CHANNEL) is None
+
+
+def test_reseat_refuses_ai_ids() -> None:
+    ruleset = get("risk")
+    state, _ = ruleset.new_game([Seat(id=ALICE, name="a"), Seat(id=BOB, name="b"), Seat(id=3, name="c")],
+                                ruleset.options_model(), 1)
+    with pytest.raises(RuleError) as info:
+        reseat(state, 3, Seat(id=DAVE, name="d"))
+    assert info.value.code == "E_RESEAT_AI"
