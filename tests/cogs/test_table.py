@@ -1,0 +1,182 @@
+"""/game table and host commands, /history pages, /stats and the timers cog, through real dispatch."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import io
+import json
+import re
+import time
+
+from PIL import Image
+
+from engine.core.record import GameRecord, replay
+from engine.games import get
+from engine.table import Lobby
+from tests.cogs.conftest import channel_id, refused, start_game, state_of, uid
+from tests.discord.harness import DispatchHarness
+
+TIMESTAMP = re.compile(r"<t:(\d+):R>")
+
+
+async def lobby_of(h: DispatchHarness) -> Lobby:
+    game, _ = await h.bot.service.current(channel_id(h))  # type: ignore[attr-defined]
+    return Lobby.model_validate(game.lobby)
+
+
+def pending_member(members: list[dict], player: int) -> dict:
+    return next(m for m in members if uid(m) == player)
+
+
+async def test_the_turn_ping_carries_a_discord_timestamp_deadline(h: DispatchHarness) -> None:
+    before = time.time()
+    members = await start_game(h, "Ada", "Bo", "Cy")
+    posted = " ".join(m.content for m in h.messages(h.world.channel["id"]))
+    stamp = TIMESTAMP.search(posted)
+    assert stamp, posted
+    assert before + 24 * 3600 - 5 <= int(stamp.group(1)) <= time.time() + 24 * 3600 + 5
+    status = await h.slash("game", "status", user=members[1])
+    assert TIMESTAMP.search(status.content) and "Turn deadline: 24 h" in status.content
+
+
+async def test_vacation_and_back(h: DispatchHarness) -> None:
+    members = await start_game(h, "Ada", "Bo", "Cy")
+    away = await h.slash("game", "vacation", options={"days": 3}, user=members[1])
+    assert not away.ephemeral and "on vacation until <t:" in away.content
+    refused(await h.slash("game", "vacation", options={"days": 30}, user=members[1]), "")
+    status = await h.slash("game", "status", user=members[0])
+    assert "vacation until" in status.content
+    back = await h.slash("game", "back", user=members[1])
+    assert "is back" in back.content
+    refused(await h.slash("game", "back", user=members[1]), "You are not away")
+    refused(await h.slash("game", "vacation", options={"days": 2}, user=h.add_member("Stranger")),
+            "You are not playing in this game")
+
+
+async def test_host_controls_pause_resume_deadline(h: DispatchHarness) -> None:
+    members = await start_game(h, "Ada", "Bo", "Cy")
+    refused(await h.slash("game", "pause", user=members[1]), "Only the host")
+    paused = await h.slash("game", "pause", user=members[0])
+    assert "paused the game" in paused.content
+    refused(await h.slash("game", "pause", user=members[0]), "paused already")
+    assert "Paused" in (await h.slash("game", "status", user=members[2])).content
+    resumed = await h.slash("game", "resume", user=members[0])
+    assert "resumed the game" in resumed.content and TIMESTAMP.search(resumed.content)
+    refused(await h.slash("game", "deadline", options={"hours": 2.0}, user=members[2]), "Only the host")
+    changed = await h.slash("game", "deadline", options={"hours": 2.0}, user=members[0])
+    stamp = TIMESTAMP.search(changed.content)
+    assert "deadline to 2 hours" in changed.content and stamp
+    assert abs(int(stamp.group(1)) - (time.time() + 7200)) < 5
+    off = await h.slash("game", "deadline", user=h.world.owner)  # a moderator may too
+    assert "turned the turn deadlines off" in off.content and not TIMESTAMP.search(off.content)
+    assert (await lobby_of(h)).clock.turn_hours is None
+
+
+async def test_kick_and_replace(h: DispatchHarness) -> None:
+    members = await start_game(h, "Ada", "Bo", "Cy")
+    ada, bo, cy = members
+    refused(await h.slash("game", "kick", options={"player": cy}, user=bo), "Only the host")
+    kicked = await h.slash("game", "kick", options={"player": cy}, user=ada)
+    assert not kicked.ephemeral and "removed" in kicked.content
+    assert uid(cy) not in get("risk").alive(await state_of(h))
+    dee = h.add_member("Dee")
+    swapped = await h.slash("game", "replace", options={"old": bo, "new": dee}, user=ada)
+    assert "takes over" in swapped.content
+    state = await state_of(h)
+    assert state.player(uid(dee)) is not None and state.player(uid(bo)) is None
+    refused(await h.slash("game", "replace", options={"old": bo, "new": h.add_member("Eve")}, user=ada),
+            "is not an active player")
+
+
+async def test_resign_asks_first(h: DispatchHarness) -> None:
+    members = await start_game(h, "Ada", "Bo", "Cy")
+    refused(await h.slash("game", "resign", user=h.add_member("Stranger")), "You are not playing")
+    ask = await h.slash("game", "resign", user=members[2])
+    assert ask.ephemeral and "Resign from this game?" in ask.content
+    keep = next(c for c in ask.response.custom_ids() if c.endswith(":no"))
+    await h.button(keep, user=members[2], message=ask.response)
+    assert uid(members[2]) in get("risk").alive(await state_of(h))
+    ask = await h.slash("game", "resign", user=members[2])
+    yes = next(c for c in ask.response.custom_ids() if c.endswith(":yes"))
+    as_shown = copy.deepcopy(ask.response.payload)  # a double click: both presses see the buttons
+    await h.button(yes, user=members[2], message=as_shown)
+    state = await state_of(h)
+    assert uid(members[2]) not in get("risk").alive(state)
+    again = await h.button(yes, user=members[2], message=as_shown)
+    assert again.ephemeral  # the second press changes nothing and says so privately
+    assert (await state_of(h)).seq == state.seq
+
+
+async def test_a_draw_vote_needs_everyone(h: DispatchHarness) -> None:
+    members = await start_game(h, "Ada", "Bo", "Cy")
+    first = await h.slash("game", "vote", options={"choice": "draw"}, user=members[0])
+    assert "(1 of 3)" in first.content
+    refused(await h.slash("game", "vote", options={"choice": "draw"}, user=h.add_member("Stranger")),
+            "You are not playing")
+    await h.slash("game", "vote", options={"choice": "draw"}, user=members[1])
+    final = await h.slash("game", "vote", options={"choice": "draw"}, user=members[2])
+    assert "ends in a draw" in final.content
+    refused(await h.slash("risk", "endturn", user=members[0]), "over")
+    stats = await h.slash("stats", user=members[0])
+    assert f"<@{uid(members[0])}>: 1 played, 0 won, average place 1.0" in stats.content
+
+
+async def test_export_replays_and_the_replay_gif(h: DispatchHarness) -> None:
+    ada = h.add_member("Ada")
+    await h.slash("game", "new", options={"game": "risk", "setup": "random_deal"}, user=ada)
+    await h.slash("game", "add-ai", user=ada)
+    await h.slash("game", "add-ai", user=ada)
+    await h.slash("game", "start", user=ada)
+    exported = await h.slash("game", "export", user=h.add_member("Spectator"))
+    [upload] = exported.files
+    record = GameRecord.model_validate(json.loads(upload.data))
+    state, _ = replay(get("risk"), record)
+    assert state.digest() == (await state_of(h)).digest()
+    early = await h.slash("game", "replay", user=ada)
+    assert "nothing to replay yet" in early.content
+    state = await state_of(h)
+    ruleset = get("risk")
+    while state.turn < 3:
+        for action in ruleset.timeout_actions(state, uid(ada)):  # type: ignore[attr-defined]
+            await h.bot.service.act(channel_id(h), uid(ada), action.model_dump(exclude={"player"}))  # type: ignore[attr-defined]
+        state = await state_of(h)
+    movie = await h.slash("game", "replay", user=ada)
+    [gif] = movie.files
+    assert gif.filename == "replay.gif"
+    assert Image.open(io.BytesIO(gif.data)).n_frames == state.turn
+
+
+async def test_history_pages_with_buttons(h: DispatchHarness) -> None:
+    members = await start_game(h, "Ada", "Bo", "Cy")
+    state = await state_of(h)
+    for _ in range(3):
+        pid = state.current
+        plan = {state.territories_of(pid)[0]: state.setup_left[pid]}
+        await h.slash("risk", "place", options={"territory": next(iter(plan)), "count": plan[next(iter(plan))]},
+                      user=pending_member(members, pid))
+        state = await state_of(h)
+    first = await h.slash("history", user=h.add_member("Spectator"))
+    assert first.ephemeral and "page 1 of" in first.content and "Turn 0 · " in first.content
+    older = next(c for c in first.response.custom_ids() if c.endswith(":older"))
+    pages = int(re.search(r"page 1 of (\d+)", first.content).group(1))  # type: ignore[union-attr]
+    if pages > 1:
+        turned = await h.button(older, message=first.response)
+        assert "page 2 of" in turned.response.content
+
+
+async def test_reminder_is_posted_by_the_timers_cog(h: DispatchHarness) -> None:
+    members = await start_game(h, "Ada", "Bo", "Cy")
+    service = h.bot.service  # type: ignore[attr-defined]
+    game, _ = await service.current(channel_id(h))
+    [reminder] = [t for t in await service.store.timers(game.id) if t.kind == "reminder"][:1]
+    async with service.store.transaction() as db:  # the reminder falls due now
+        await db.execute("UPDATE timers SET due_at = ? WHERE id = ?", (time.time() - 1, reminder.id))
+    h.bot.get_cog("Timers").keeper.poke()  # type: ignore[union-attr]
+    for _ in range(200):
+        posted = [m.content for m in h.messages(h.world.channel["id"]) if "a reminder" in m.content]
+        if posted:
+            break
+        await asyncio.sleep(0.01)
+    assert posted and f"<@{reminder.player}>" in posted[0] and TIMESTAMP.search(posted[0])
+    assert uid(pending_member(members, reminder.player)) == reminder.player
