@@ -50,6 +50,9 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         defender_dice="roll the most defence dice automatically, or let defenders choose",
         mission_set="the 12 US missions, or 14 with the two European ones",
         destroy_rule="a destroy mission completes whoever eliminates the target, or turns into 24 territories",
+        timer="turn deadline in hours (default 24); 1 hour or less makes a live game",
+        timeout_action="when a deadline passes: an AI stand-in plays, or the turn is completed automatically",
+        absent_after="missed turns in a row before a seat is played by the AI until /game back (default 2)",
     )
     async def new(
         self, interaction: discord.Interaction, game: Literal["risk"] = "risk",
@@ -60,10 +63,16 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         defender_dice: Literal["auto_max", "choose"] = "auto_max",
         mission_set: Literal["us12", "euro14"] = "us12",
         destroy_rule: Literal["anyone", "convert_24"] = "anyone",
+        timer: app_commands.Range[float, 0.05, MAX_DEADLINE_HOURS] = 24.0,
+        timeout_action: Literal["ai", "skip"] = "ai",
+        absent_after: app_commands.Range[int, 1, 10] = 2,
     ) -> None:
         options: dict[str, Any] = {"mode": mode, "setup": setup, "setup_placement": placement,
                                    "fortify_mode": fortify, "defender_dice": defender_dice,
-                                   "mission_set": mission_set, "destroy_rule": destroy_rule}
+                                   "mission_set": mission_set, "destroy_rule": destroy_rule,
+                                   "turn_timer_hours": timer, "timeout_action": timeout_action,
+                                   "absent_after": absent_after,
+                                   "defender_timeout_minutes": 1.0 if timer <= 1 else 60.0}  # ruling 10
         row = await service_of(interaction).new_game(interaction.channel_id or 0, interaction.guild_id,
                                                      seat_for(interaction.user), game, options)
         title = get(row.ruleset).title

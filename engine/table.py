@@ -85,8 +85,8 @@ class Lobby(BaseModel):
         return bool(status and status.absent)
 
     def stand_ins(self) -> set[int]:
-        """Seats an AI plays: AI seats, and humans marked absent."""
-        return {s.id for s in self.seats if s.ai or self.absent(s.id)}
+        """Seats an AI plays: AI seats, and humans marked absent unless the game is paused (ruling 16)."""
+        return {s.id for s in self.seats if s.ai or (self.absent(s.id) and self.paused is None)}
 
     def humans(self) -> list[int]:
         return [s.id for s in self.seats if not s.ai]

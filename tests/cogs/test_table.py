@@ -9,6 +9,7 @@ import json
 import re
 import time
 
+import pytest
 from PIL import Image
 
 from engine.core.record import GameRecord, replay
@@ -180,3 +181,20 @@ async def test_reminder_is_posted_by_the_timers_cog(h: DispatchHarness) -> None:
         await asyncio.sleep(0.01)
     assert posted and f"<@{reminder.player}>" in posted[0] and TIMESTAMP.search(posted[0])
     assert uid(pending_member(members, reminder.player)) == reminder.player
+
+
+@pytest.mark.rule("RISK-OPT-8", "RISK-OPT-9", "RISK-OPT-10", "RISK-OPT-11")
+async def test_new_game_clock_options(h: DispatchHarness) -> None:
+    """A timer of an hour or less makes a live game, whose defenders get one minute (ruling 10)."""
+    ada = h.add_member("Ada")
+    await h.slash("game", "new", options={"game": "risk", "timer": 0.5, "timeout_action": "skip",
+                                          "absent_after": 3}, user=ada)
+    clock = (await lobby_of(h)).clock
+    assert (clock.turn_hours, clock.reaction_minutes, clock.timeout_action, clock.absent_after) == (0.5, 1.0,
+                                                                                                   "skip", 3)
+    await h.slash("game", "abandon", user=ada)
+    await h.button(next(c for c in h.messages()[-1].custom_ids() if c.endswith(":yes")), user=ada)
+    await h.slash("game", "new", options={"game": "risk"}, user=ada)
+    clock = (await lobby_of(h)).clock
+    assert (clock.turn_hours, clock.reaction_minutes, clock.timeout_action, clock.absent_after) == (24.0, 60.0,
+                                                                                                   "ai", 2)
