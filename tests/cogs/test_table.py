@@ -198,3 +198,22 @@ async def test_new_game_clock_options(h: DispatchHarness) -> None:
     clock = (await lobby_of(h)).clock
     assert (clock.turn_hours, clock.reaction_minutes, clock.timeout_action, clock.absent_after) == (24.0, 60.0,
                                                                                                    "ai", 2)
+
+
+async def test_spectators_see_public_views_but_nothing_hidden(h: DispatchHarness) -> None:
+    members = await start_game(h, "Ada", "Bo", "Cy", mode="secret_mission")
+    state = await state_of(h)
+    board = get("risk").board  # type: ignore[attr-defined]
+    secrets = [board.mission[m].text for m in state.missions.values()]
+    spectator = h.add_member("Spectator")
+    shown = [
+        (await h.slash("game", "status", user=spectator)).content,
+        (await h.slash("history", user=spectator)).content,
+        "\n".join(m.content for m in (await h.slash("board", options={"view": "text"}, user=spectator)).messages),
+    ]
+    assert all(shown)
+    for text in shown:
+        assert not any(secret in text for secret in secrets), text
+    mine = await h.slash("risk", "mission", user=members[0])
+    assert mine.ephemeral and board.mission[state.missions[uid(members[0])]].text in mine.content
+    refused(await h.slash("risk", "mission", user=spectator), "You are not playing")
