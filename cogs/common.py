@@ -165,10 +165,13 @@ async def announce(channel: discord.abc.Messageable, outcome: Outcome, service: 
     """Post what happened, then ping whoever must decide next (RISK-ERR-3: successes are public)."""
     messages = chunks(outcome_lines(outcome, lead))
     files = await board_file(service, outcome, always_board)
-    for index, message in enumerate(messages):
-        last = index == len(messages) - 1
-        await channel.send(message, files=files if last else [],
-                           allowed_mentions=discord.AllowedMentions(users=True))
+    try:
+        for index, message in enumerate(messages):
+            last = index == len(messages) - 1
+            await channel.send(message, files=files if last else [],
+                               allowed_mentions=discord.AllowedMentions(users=True))
+    except discord.HTTPException as err:  # the game is saved already; /board and /history show it
+        log.warning("could not post to channel %s (game %s): %s", getattr(channel, "id", "?"), outcome.game.id, err)
 
 
 async def on_app_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 import random
 import secrets
 import time
@@ -19,7 +21,16 @@ from engine.core.record import GameRecord, start
 from engine.core.ruleset import Ruleset
 from engine.core.seats import RESEAT, reseat
 from engine.games import get
-from engine.store import ActionRow, ChannelBusy, DuplicateInteraction, GameRow, Store, TimerRow
+from engine.store import (
+    ActionRow,
+    ChannelBusy,
+    DuplicateInteraction,
+    GameRow,
+    Store,
+    StoreError,
+    StoreUnavailable,
+    TimerRow,
+)
 from engine.table import (
     MAX_DEADLINE_HOURS,
     MAX_VACATION_DAYS,
@@ -31,6 +42,8 @@ from engine.table import (
     placements,
     winners_of,
 )
+
+log = logging.getLogger("gamemaster.service")
 
 AI_NAMES = ("Ada", "Björn", "Chiyo", "Dmitri", "Eun-ji", "Farah")
 MAX_AI_STEPS = 100_000
@@ -113,6 +126,14 @@ class Outcome:
         return self.ruleset.winners(self.state) if self.state is not None else None
 
 
+def lobby_of(game: GameRow) -> Lobby:
+    """The game's table, or a clear error for this channel alone when its row can't be read."""
+    try:
+        return Lobby.model_validate(game.lobby)
+    except ValidationError as err:
+        raise RuleError("E_GAME_CORRUPT") from err
+
+
 class GameService:
     """Turns player commands into rule actions on the channel's game, safely and exactly once."""
 
@@ -143,7 +164,7 @@ class GameService:
             latest = await self.store.latest_game(channel_id)
             if latest is not None and latest.status == "finished" and latest.state is not None:
                 state = self.state_of(latest)
-                lobby = Lobby.model_validate(latest.lobby)
+                lobby = lobby_of(latest)
                 winners = winners_of(get(latest.ruleset), state, lobby) or []
                 names = {s.id: s.name for s in lobby.seats}
                 raise RuleError("E_GAME_OVER", winner=", ".join(names.get(w, str(w)) for w in winners) or "nobody")
@@ -157,10 +178,15 @@ class GameService:
             return cached[1]
         if game.state is None:
             raise RuleError("E_NOT_STARTED")
-        ruleset = get(game.ruleset)
         try:
-            state = ruleset.state_model.model_validate_json(game.state)
-        except ValidationError as err:
+            ruleset = get(game.ruleset)
+            newest = ruleset.state_model.model_fields["schema_version"].default
+            saved = json.loads(game.state)
+            if isinstance(saved, dict) and isinstance(saved.get("schema_version"), int) and \
+                    saved["schema_version"] > newest:
+                raise RuleError("E_GAME_TOO_NEW")
+            state = ruleset.state_model.model_validate(saved)
+        except (ValidationError, ValueError, KeyError) as err:
             raise RuleError("E_GAME_CORRUPT") from err
         self._cache[game.id] = (game.version, state)
         return state
@@ -201,7 +227,7 @@ class GameService:
         if game.status != "lobby":
             raise RuleError("E_ALREADY_STARTED")
         ruleset = get(game.ruleset)
-        return game, Lobby.model_validate(game.lobby), ruleset
+        return game, lobby_of(game), ruleset
 
     def _host_name(self, lobby: Lobby, host_id: int) -> str:
         return next((s.name for s in lobby.seats if s.id == host_id), "the host")
@@ -282,7 +308,7 @@ class GameService:
         async with self.lock(channel_id):
             game = await self.live(channel_id)
             if by != game.host_id and not moderator:
-                lobby = Lobby.model_validate(game.lobby)
+                lobby = lobby_of(game)
                 raise RuleError("E_NOT_HOST", host=self._host_name(lobby, game.host_id))
             await self.store.update_game(game.id, game.version, status="abandoned")
             await self.store.delete_timers(game.id)
@@ -301,9 +327,13 @@ class GameService:
             game = await self.live(channel_id)
             if game.status != "running":
                 raise RuleError("E_NOT_STARTED")
-            lobby = Lobby.model_validate(game.lobby)
+            lobby = lobby_of(game)
             ruleset = get(game.ruleset)
             state = self.state_of(game)
+            if any(d.player in lobby.stand_ins() for d in ruleset.pending(state)):
+                healing = Outcome(game=game, ruleset=ruleset, state=state)  # a storage fault stopped AI seats
+                await self._after(healing, lobby)
+                game, state = healing.game, healing.state or state
             try:
                 action = ruleset.parse_action({**data, "player": user_id})
             except ValidationError as err:
@@ -315,11 +345,14 @@ class GameService:
             except DuplicateInteraction:
                 game, state = await self.current(channel_id)
                 return Outcome(game=game, ruleset=ruleset, state=state, duplicate=True)
-            status = lobby.status.get(user_id)
-            if status is not None and status.timeouts and not status.absent:
-                status.timeouts = 0  # the count is of consecutive timeouts (RISK-DIG-48)
-                await self._save_lobby(outcome, lobby)
-            await self._after(outcome, lobby)
+            try:
+                status = lobby.status.get(user_id)
+                if status is not None and status.timeouts and not status.absent:
+                    status.timeouts = 0  # the count is of consecutive timeouts (RISK-DIG-48)
+                    await self._save_lobby(outcome, lobby)
+                await self._after(outcome, lobby)
+            except StoreUnavailable:  # the player's action is saved; AI seats go on at the next command
+                log.exception("game %s: storage failed after a %s", game.id, action.type)
             return outcome
 
     async def _save(self, outcome: Outcome, action: Action, state: GameState, events: list[Event],
@@ -443,7 +476,7 @@ class GameService:
             game = await self.store.game(timer.game_id)
             if game is None or timer.id not in {t.id for t in await self.store.timers(game.id)}:
                 return None  # disarmed or handled meanwhile
-            lobby = Lobby.model_validate(game.lobby)
+            lobby = lobby_of(game)
             try:
                 state = self.state_of(game) if game.status == "running" and lobby.paused is None else None
             except RuleError:
@@ -478,11 +511,11 @@ class GameService:
                 if fresh is None or fresh.status != "running":
                     continue
                 try:
-                    state = self.state_of(fresh)
-                except RuleError:
-                    continue  # a corrupt game stays paused; its channel is told when someone acts there
-                outcome = Outcome(game=fresh, ruleset=get(fresh.ruleset), state=state)
-                await self._after(outcome, Lobby.model_validate(fresh.lobby))  # clocks a crash left unarmed too
+                    outcome = Outcome(game=fresh, ruleset=get(fresh.ruleset), state=self.state_of(fresh))
+                    await self._after(outcome, lobby_of(fresh))  # clocks a crash left unarmed too
+                except (RuleError, StoreError):
+                    log.exception("game %s could not resume; its channel is told when someone acts there", game.id)
+                    continue
                 if outcome.steps:
                     outcomes.append(outcome)
         return outcomes
@@ -493,8 +526,7 @@ class GameService:
         game = await self.live(channel_id)
         if game.status != "running":
             raise RuleError("E_NOT_STARTED")
-        return Outcome(game=game, ruleset=get(game.ruleset), state=self.state_of(game)), Lobby.model_validate(
-            game.lobby)
+        return Outcome(game=game, ruleset=get(game.ruleset), state=self.state_of(game)), lobby_of(game)
 
     def _host_only(self, outcome: Outcome, lobby: Lobby, by: int, moderator: bool) -> None:
         if by != outcome.game.host_id and not moderator:
@@ -667,7 +699,7 @@ class GameService:
         game, state = await self.current(channel_id)
         if state is None:
             raise RuleError("E_NOT_STARTED")
-        lobby = Lobby.model_validate(game.lobby)
+        lobby = lobby_of(game)
         actions = [row.action for row in await self.store.actions(game.id)]
         return GameRecord(game=game.ruleset, seed=game.seed, options=lobby.options,
                           seats=lobby.first_seats or lobby.seats, actions=actions)
@@ -712,7 +744,7 @@ class GameService:
                 state = self.state_of(game)
             except RuleError:
                 continue
-            lobby = Lobby.model_validate(game.lobby)
+            lobby = lobby_of(game)
             ruleset = get(game.ruleset)
             places = placements(ruleset, state, lobby)
             won = set(winners_of(ruleset, state, lobby) or [])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sqlite3
 import time
@@ -13,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import aiosqlite
+
+from engine.core.errors import RuleError
 
 LIVE = ("lobby", "running")
 
@@ -76,6 +79,17 @@ class VersionConflict(StoreError):
 
 class DuplicateInteraction(StoreError):
     """This interaction was applied already."""
+
+
+class StoreUnavailable(StoreError, RuleError):
+    """The database refused the work (locked, disk full, I/O error); it was rolled back, nothing changed.
+
+    It is also a RuleError, so every command answers it with the same polite private message.
+    """
+
+    def __init__(self, detail: str) -> None:
+        RuleError.__init__(self, "E_STORAGE")
+        self.detail = detail
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,11 +184,14 @@ class Store:
 
     async def _one(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
         """The first row of a query, in one round trip to the database thread."""
-        rows = list(await self._db.execute_fetchall(sql, params))
+        rows = await self._all(sql, params)
         return rows[0] if rows else None
 
     async def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
-        return list(await self._db.execute_fetchall(sql, params))
+        try:
+            return list(await self._db.execute_fetchall(sql, params))
+        except sqlite3.OperationalError as err:
+            raise StoreUnavailable(str(err)) from err
 
     async def schema_version(self) -> int:
         row = await self._one("PRAGMA user_version")
@@ -200,10 +217,17 @@ class Store:
         async with self._write:
             try:
                 yield self._db
+                await self._db.commit()
+            except sqlite3.OperationalError as err:
+                await self._rollback()
+                raise StoreUnavailable(str(err)) from err
             except BaseException:
-                await self._db.rollback()
+                await self._rollback()
                 raise
-            await self._db.commit()
+
+    async def _rollback(self) -> None:
+        with contextlib.suppress(sqlite3.Error):  # nothing was open, or the connection is gone: nothing written
+            await self._db.rollback()
 
     async def integrity_ok(self) -> bool:
         row = await self._one("PRAGMA integrity_check")

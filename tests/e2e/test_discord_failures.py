@@ -1,0 +1,78 @@
+"""Discord failing under the bot (layer 3: the real bot in-process against the fake Discord over HTTP).
+
+A 429 with retry-after and then a 500 on the board post are retried by discord.py: the board is posted once and
+the action is saved once. When Discord keeps failing, the game is still saved and `/board` shows the board.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from bot import GameMasterBot, Settings
+from tests.discord.fakediscord import FakeDiscord
+
+TOKEN = "failures-token"
+CHANNEL_POSTS = r"^/channels/\d+/messages$"
+
+
+def action_log(db: Path) -> tuple[list[int], int]:
+    """The logged action sequence numbers, and the saved state's seq."""
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        seqs = [r[0] for r in con.execute("SELECT seq FROM actions ORDER BY seq")]
+        state = con.execute("SELECT json_extract(state, '$.seq') FROM games").fetchone()[0]
+        return seqs, state
+    finally:
+        con.close()
+
+
+async def open_game(fake: FakeDiscord, host: dict) -> None:
+    for step in (("new", {"game": "risk", "setup": "random_deal"}), ("add-ai", None), ("add-ai", None)):
+        record = await fake.slash("game", step[0], options=step[1], user=host)
+        assert not (await fake.wait_for_response(record.id)).content.startswith("⚠️")
+
+
+async def test_discord_failure_429_then_500_on_the_board_post(tmp_path: Path) -> None:
+    db = tmp_path / "bot.sqlite3"
+    async with FakeDiscord(token=TOKEN) as fake:
+        host = await fake.add_member("Alice")
+        async with fake.run_bot(GameMasterBot(Settings(database_path=db, discord_token=TOKEN))):
+            await open_game(fake, host)
+            fake.fail_next("POST", CHANNEL_POSTS, 429, retry_after=0.01)
+            fake.fail_next("POST", CHANNEL_POSTS, 500)
+            start = await fake.slash("game", "start", user=host)
+            await fake.wait_for_response(start.id)
+            channel = fake.world.channel["id"]
+            await fake.wait_until(lambda: any(f.filename == "board.png" for m in fake.messages(channel)
+                                              for f in m.files), 15, what="the board post")
+            posts = [(r.status, r.scripted) for r in fake.requests if r.path == f"/channels/{channel}/messages"]
+            assert posts[:3] == [(429, True), (500, True), (200, False)]
+            boards = [m for m in fake.messages(channel) if any(f.filename == "board.png" for f in m.files)]
+            assert len(boards) == 1
+            seqs, state_seq = action_log(db)
+            assert seqs == sorted(set(seqs)) and (seqs[-1] if seqs else 0) == state_seq  # each action once
+        assert not fake.unhandled()
+
+
+async def test_discord_failure_that_persists_leaves_the_game_saved_and_board_shows_it(tmp_path: Path) -> None:
+    db = tmp_path / "bot.sqlite3"
+    async with FakeDiscord(token=TOKEN) as fake:
+        host = await fake.add_member("Alice")
+        async with fake.run_bot(GameMasterBot(Settings(database_path=db, discord_token=TOKEN))):
+            await open_game(fake, host)
+            fake.fail_next("POST", CHANNEL_POSTS, 503, times=10)  # discord.py does not retry a 503
+            start = await fake.slash("game", "start", user=host)
+            await fake.wait_for_response(start.id)
+            channel = fake.world.channel["id"]
+            await fake.wait_until(lambda: any(r.status == 503 for r in fake.requests), 15, what="the failed post")
+            assert not any(f.filename == "board.png" for m in fake.messages(channel) for f in m.files)
+            _, state_seq = action_log(db)
+            board = await fake.slash("board", user=host)
+            shown = await fake.wait_for_response(board.id)
+            await fake.wait_until(lambda: any(f.filename == "board.png" for m in fake.responses(board.id)
+                                              for f in m.files), 15, what="the /board picture")
+            assert shown.ephemeral
+            seqs, again = action_log(db)
+            assert again == state_seq and seqs == sorted(set(seqs))
+        assert not fake.unhandled()

@@ -1,0 +1,110 @@
+"""Storage faults: a locked or full database, or a row this bot can't read, costs one channel at most, loses nothing."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from engine.core.errors import RuleError
+from engine.games.risk import RiskState
+from engine.service import GameService
+from engine.store import Store
+from tests.engine.test_service import ALICE, BOB, CHANNEL, OTHER, code_of, seat, three_humans
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[GameService]:
+    store = await Store.open(tmp_path / "bot.sqlite3")
+    yield GameService(store, seed_source=lambda: 42)
+    await store.close()
+
+
+def deploy_all(state: RiskState) -> dict[str, object]:
+    pid = state.current
+    return {"type": "deploy", "placements": {state.territories_of(pid)[0]: state.setup_left[pid]}}
+
+
+async def snapshot(service: GameService, channel: int = CHANNEL) -> tuple[str | None, int, int]:
+    game = await service.store.live_game(channel)
+    assert game is not None
+    return game.state, game.version, await service.store.count_actions(game.id)
+
+
+async def test_storage_locked_database_refuses_clearly_and_loses_nothing(service: GameService,
+                                                                         tmp_path: Path) -> None:
+    state = await three_humans(service)
+    before = await snapshot(service)
+    await service.store._db.execute("PRAGMA busy_timeout=50")  # don't wait 5 s for the lock in a test
+    other = sqlite3.connect(tmp_path / "bot.sqlite3", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another writer holds the lock
+    try:
+        assert await code_of(service.act(CHANNEL, state.current, deploy_all(state))) == "E_STORAGE"
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert await snapshot(service) == before
+    outcome = await service.act(CHANNEL, state.current, deploy_all(state))
+    assert outcome.state is not None and outcome.state.seq == state.seq + 1
+
+
+async def test_storage_disk_full_refuses_clearly_and_loses_nothing(service: GameService,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    state = await three_humans(service)
+    db = service.store._db
+    before = await snapshot(service)
+    pages = (await (await db.execute("PRAGMA page_count")).fetchone())[0]  # type: ignore[index]
+    await db.execute(f"PRAGMA max_page_count={pages}")  # a real full disk: no page can be added
+    with pytest.raises(RuleError) as info:
+        await service.store.add_timers(1, 1, [("reminder", 0.0, {"blob": "y" * 300_000})])
+    assert info.value.code == "E_STORAGE"
+    await db.execute("PRAGMA max_page_count=1073741823")
+    assert await snapshot(service) == before
+    assert not any("blob" in t.payload for t in await service.store.timers(1))  # rolled back whole
+    # The move's own write hits the full disk (simulated: SQLite reuses free space, so it rarely would here).
+    real_execute = db.execute
+
+    async def full_on_action_insert(sql: str, *args: object) -> object:
+        if sql.startswith("INSERT INTO actions"):
+            raise sqlite3.OperationalError("database or disk is full")
+        return await real_execute(sql, *args)
+
+    monkeypatch.setattr(db, "execute", full_on_action_insert)
+    assert await code_of(service.act(CHANNEL, state.current, deploy_all(state))) == "E_STORAGE"
+    assert await snapshot(service) == before
+    monkeypatch.setattr(db, "execute", real_execute)
+    outcome = await service.act(CHANNEL, state.current, deploy_all(state))  # space again: the move goes through
+    assert outcome.state is not None and outcome.state.seq == state.seq + 1
+    assert await service.store.integrity_ok()
+
+
+async def test_storage_row_from_a_newer_version_stops_only_its_channel(service: GameService) -> None:
+    await three_humans(service)
+    await three_humans(service, OTHER)
+    game = await service.store.live_game(CHANNEL)
+    assert game is not None and game.state is not None
+    newer = json.loads(game.state) | {"schema_version": 99}
+    await service.store.update_game(game.id, game.version, state=json.dumps(newer))
+    _, state = await service.current(OTHER)
+    assert isinstance(state, RiskState)
+    assert await code_of(service.act(CHANNEL, ALICE, {"type": "end_turn"})) == "E_GAME_TOO_NEW"
+    assert await code_of(service.current(CHANNEL)) == "E_GAME_TOO_NEW"
+    moved = await service.act(OTHER, state.current, deploy_all(state))
+    assert moved.state is not None and moved.state.seq == state.seq + 1
+    assert len(await service.resume_all()) == 0  # a restart skips it without failing
+
+
+async def test_storage_corrupt_lobby_row_stops_only_its_channel(service: GameService) -> None:
+    await three_humans(service)
+    await three_humans(service, OTHER)
+    game = await service.store.live_game(CHANNEL)
+    assert game is not None
+    await service.store.update_game(game.id, game.version, lobby={"game": "risk", "seats": "not a list"})
+    assert await code_of(service.act(CHANNEL, BOB, {"type": "end_turn"})) == "E_GAME_CORRUPT"
+    _, state = await service.current(OTHER)
+    assert isinstance(state, RiskState)
+    assert (await service.act(OTHER, state.current, deploy_all(state))).state is not None
+    assert seat(ALICE).id == ALICE
