@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from functools import cache
 
 from engine.core.errors import RuleError
 from engine.games.wizards_quest.data import WQData, standard
@@ -13,9 +12,14 @@ def normalise(text: str) -> str:
     return re.sub(r"[\s_\-.,:'’]+", " ", text.strip().lower()).strip()
 
 
-@cache
+_KEYS: dict[int, dict[str, str]] = {}
+
+
 def _keys(data: WQData) -> dict[str, str]:
-    """Every normalised spelling → location id: the id itself, `r t`, `rNtM`, castle names."""
+    """Every normalised spelling → location id: the id itself, `r t`, `rNtM`, castle names; built once per map."""
+    cached = _KEYS.get(id(data.map))
+    if cached is not None:
+        return cached
     keys: dict[str, str] = {}
     for loc in data.map.territories:
         r, t = loc.split(".")
@@ -24,6 +28,7 @@ def _keys(data: WQData) -> dict[str, str]:
     for castle, name in data.map.castle_name.items():
         keys[normalise(castle)] = castle
         keys[normalise(name)] = castle
+    _KEYS[id(data.map)] = keys
     return keys
 
 

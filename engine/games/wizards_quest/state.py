@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -157,6 +157,11 @@ class WQState(GameState):
     todo: list[Todo] = Field(default_factory=list)
     winners: list[int] | None = None
     """None while the game goes on; the winning seats (empty: nobody won) once it is over."""
+
+    progress_unit: ClassVar[str] = "rounds"
+
+    def progress(self) -> int:
+        return self.round
 
     def player(self, pid: int | None) -> WQPlayer | None:
         for p in self.players:
