@@ -534,7 +534,8 @@ class Apply:
         key = text.strip().lower()
         for card in hand:
             kind = self.d.deck.card(card)
-            if key and (kind.code.startswith(key.replace(" ", "_")) or kind.name.lower().startswith(key)):
+            words = [kind.code, kind.name.lower(), *kind.name.lower().split(), *kind.code.split("_")]
+            if key and any(w.startswith(key.replace(" ", "_")) or w.startswith(key) for w in words):
                 return card
         raise RuleError("WQ_VAL_11")
 

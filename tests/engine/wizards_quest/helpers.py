@@ -16,8 +16,8 @@ DATA = RULESET.data
 MAP = DATA.map
 P1, P2, P3, P4, P5, P6 = 101, 102, 103, 104, 105, 106
 PLAYERS = (P1, P2, P3, P4, P5, P6)
-HOMES = ("6.6", "5.4", "2.3", "C5", "C6", "C2")
-"""Where a player listed nowhere else gets 3 men, so that nobody is eliminated by accident."""
+HOMES = ("6.6", "5.4", "2.3", "C5", "C6", "C2", "4.6", "6.3")
+"""Home locations of the players in built positions."""
 
 __all__ = ["DATA", "MAP", "P1", "P2", "P3", "P4", "P5", "P6", "Attack", "Phase", "Todo", "Treasure", "Turn"]
 
@@ -57,20 +57,22 @@ def position(
     order: list[int] | None = None,
     round: int = 1,
     eliminated: tuple[int, ...] = (),
+    homes: bool = True,
     seed: int = 7,
     **options: Any,
 ) -> WQState:
     """A play position. Listed locations get `men` (default 3 men); every other location is empty.
 
-    A player who holds nothing listed gets 3 men in a home location (HOMES), unless eliminated.
+    With `homes`, every active player also gets 3 men in a free home location (HOMES), far from the action,
+    so that nobody is eliminated by accident.
     The deck defaults to every card not in a hand, boat area or the discard, in data order.
     """
     players = list(PLAYERS[:n])
     own = dict(owner or {})
-    homes = iter(h for h in HOMES if h not in own and h not in (orcs or {}))
+    free = iter(h for h in HOMES if h not in own and h not in (orcs or {}))
     for pid in players:
-        if pid not in own.values() and pid not in eliminated:
-            own[next(homes)] = pid
+        if pid not in eliminated and (homes or pid not in own.values()):
+            own[next(free)] = pid
     count = {loc: 3 for loc in own}
     count.update(men or {})
     count = {loc: c for loc, c in count.items() if c > 0}

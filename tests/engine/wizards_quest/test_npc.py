@@ -20,7 +20,7 @@ ORDER_2P = [6, 1]
 
 
 def base(**kw: Any) -> WQState:
-    owner = {"1.1": P2, "5.4": P2}
+    owner = {"1.1": P2}
     owner.update(kw.pop("owner", {}))
     return position(2, owner=owner, current=P2, order=[P1, P2], **kw)
 
@@ -86,7 +86,7 @@ def test_frenzy_target_skips_protected_hero_and_dragon_locations() -> None:
 @pytest.mark.rule("WQ-ORC-7")
 def test_elimination_and_victory_are_checked_after_each_frenzy() -> None:
     s = position(3, owner={"1.2": P1, "2.2": P2, "5.4": P3}, men={"1.2": 1, "2.2": 1},
-                 orcs={"1.3": 4, "2.1": 4}, current=P3, order=[P1, P2, P3])
+                 orcs={"1.3": 4, "2.1": 4}, current=P3, order=[P1, P2, P3], homes=False)
     s, events = play(s, ("end", P3), dice=[5, 4, 5, 4, 6, 6])
     assert [e.player for e in of_type(events, "eliminated")] == [P1, P2]
     assert s.phase is Phase.GAME_OVER and s.winners == [P3]
@@ -108,7 +108,8 @@ def test_dragon_eats_orcs_and_can_eliminate() -> None:
     s = base(orcs={"3.2": 4})
     s, events = end_round(s, [*QUIET_GROWTH, 3, 2, 2, *QUIET_MAGE, *ORDER_2P])
     assert s.orcs["3.2"] == 2 and of_type(events, "dragon_landed")[0].victim == 0
-    s = position(3, owner={"1.1": P2, "3.2": P1, "5.4": P3}, men={"3.2": 2}, current=P3, order=[P1, P2, P3])
+    s = position(3, owner={"1.1": P2, "3.2": P1, "5.4": P3}, men={"3.2": 2}, current=P3, order=[P1, P2, P3],
+                 homes=False)
     s, events = play(s, ("end", P3), dice=[*QUIET_GROWTH, 3, 2, 4, *QUIET_MAGE, 6, 1])
     assert of_type(events, "eliminated")[0].player == P1 and s.player(P1).status == "eliminated"
     assert s.order == [P2, P3]
@@ -194,7 +195,7 @@ def test_eliminated_players_are_skipped_and_lose_the_rest_of_their_turn() -> Non
     s, _ = play(s, ("end", P1))
     assert s.current == P3
     s = position(3, owner={"1.2": P1, "1.3": P2, "6.6": P3}, men={"1.2": 2, "1.3": 5},
-                 current=P1, order=[P1, P2, P3])
+                 current=P1, order=[P1, P2, P3], homes=False)
     s, _ = play(s, ("attack", P1, {"source": "1.2", "target": "1.3"}))
     s, events = play(s, ("roll", P1, {"times": 0}), dice=[1, 1])
     assert of_type(events, "eliminated")[0].player == P1
