@@ -273,7 +273,7 @@ def test_the_mage_has_two_wounds_restored_after_each_attack() -> None:
 def test_lone_dragon_campaign_captures_before_the_relocation() -> None:
     s = position(2, owner={"1.1": P1}, men={"1.1": 4}, sorcerer={P1: "1.1"}, dragon="1.2")
     s, _ = play(s, ("attack", P1, {"source": "1.1", "target": "1.2"}))
-    s, events = play(s, ("roll", P1, {"times": 0}), dice=[6, 6, 6])
+    s, _ = play(s, ("roll", P1, {"times": 0}), dice=[6, 6, 6])
     assert [t.kind for t in s.todo] == ["capture", "region"]
     s, _ = play(s, ("capture", P1, {"count": 3}))
     assert s.owner["1.2"] == P1 and s.todo[0].kind == "region"
