@@ -132,9 +132,9 @@ def test_no_winner_when_the_last_players_fall() -> None:
                  current=P2, order=[P1, P2], homes=False)
     s, events = play(s, ("end", P2), dice=[5, 4, 5, 4, 6])
     assert s.winners == [P2], "P2 is alone after the first frenzy and wins at once"
-    s = position(3, owner={"3.2": P1}, current=P1, order=[P1, P2, P3], homes=False)
+    s = position(3, owner={"3.2": P1}, current=P3, order=[P1, P2, P3], homes=False)
     s = s.model_copy(update={"owner": {}, "men": {}})
-    s, events = play(s, ("end", P1), dice=[5, 4, 5, 4])
+    s, events = play(s, ("end", P3), dice=[5, 4, 5, 4])
     assert [e.player for e in of_type(events, "eliminated")] == [P1, P2, P3]
     assert s.winners == [] and of_type(events, "game_over")[0].reason == "no_one_left"
 
