@@ -136,10 +136,10 @@ def aid(s: WQState, d: WQData, pid: int, source: str, count: int) -> None:
         raise RuleError("WQ_VAL_33_ADJ", src=label(a.source, d))
     if count < 1:
         raise RuleError("WQ_BAD_NUMBER", field="count")
+    if s.men.get(source, 0) < count <= s.pieces(source) and s.leader_at(source) is not None:
+        raise RuleError("WQ_VAL_33_LEADER")
     if s.pieces(source) - count < 1:
         raise RuleError("WQ_VAL_33_STAY", loc=label(source, d))
-    if count > s.men.get(source, 0):
-        raise RuleError("WQ_VAL_33_LEADER")
 
 
 def capture(s: WQState, d: WQData, count: int, leader: bool) -> None:
