@@ -166,7 +166,13 @@ def concrete(state: WQState, act: tuple[Any, ...]) -> tuple[Any, ...]:
     return (act[0], state.current, fields)
 
 
-@pytest.mark.rule(*[f"WQ-VAL-{n}" for n in range(1, 41) if n != 37])
+@pytest.mark.rule(
+    "WQ-VAL-1", "WQ-VAL-2", "WQ-VAL-3", "WQ-VAL-4", "WQ-VAL-5", "WQ-VAL-6", "WQ-VAL-7", "WQ-VAL-8",
+    "WQ-VAL-9", "WQ-VAL-10", "WQ-VAL-11", "WQ-VAL-12", "WQ-VAL-13", "WQ-VAL-14", "WQ-VAL-15", "WQ-VAL-16",
+    "WQ-VAL-17", "WQ-VAL-18", "WQ-VAL-19", "WQ-VAL-20", "WQ-VAL-21", "WQ-VAL-22", "WQ-VAL-23", "WQ-VAL-24",
+    "WQ-VAL-25", "WQ-VAL-26", "WQ-VAL-27", "WQ-VAL-28", "WQ-VAL-29", "WQ-VAL-30", "WQ-VAL-31", "WQ-VAL-32",
+    "WQ-VAL-33", "WQ-VAL-34", "WQ-VAL-35", "WQ-VAL-36", "WQ-VAL-38", "WQ-VAL-39", "WQ-VAL-40",
+)
 @pytest.mark.parametrize(("code", "build", "act", "text"), CASES, ids=[c[0] for c in CASES])
 def test_refusal(code: str, build: Callable[[], WQState], act: tuple[Any, ...], text: str | None) -> None:
     state = build()
