@@ -27,9 +27,16 @@ def _ok(check: Callable[[], object]) -> bool:
     return True
 
 
+def reachable(d: WQData, source: str, boat: bool) -> list[str]:
+    """Locations an attack from `source` could reach at all: adjacent, or water-adjacent with a boat."""
+    if not boat:
+        return list(d.map.neighbours[source])
+    return [x for x in d.map.ids if x in d.map.neighbours[source] or (x != source and d.map.shared_water(source, x))]
+
+
 def campaign_targets(s: WQState, d: WQData, pid: int, source: str, boat: bool = False,
                      leader: Leader | None = None) -> list[str]:
-    return [t for t in d.map.ids if _ok(lambda t=t: C.campaign(s, d, pid, source, t, leader, boat))]
+    return [t for t in reachable(d, source, boat) if _ok(lambda t=t: C.campaign(s, d, pid, source, t, leader, boat))]
 
 
 def campaigns(s: WQState, d: WQData, pid: int, boat: bool = False) -> list[Attack]:
@@ -38,7 +45,7 @@ def campaigns(s: WQState, d: WQData, pid: int, boat: bool = False) -> list[Attac
     for source in d.map.ids:
         if s.owner.get(source) != pid:
             continue
-        for target in d.map.ids:
+        for target in reachable(d, source, boat):
             with suppress(RuleError):
                 result.append(C.campaign(s, d, pid, source, target, None, boat))
     return result
