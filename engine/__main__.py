@@ -77,7 +77,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         state, actions = play_out(ruleset, state, policies, seed, max_actions=args.max_actions)
         winners = ruleset.winners(state)
         who = ", ".join(f"AI {w}" for w in winners) if winners else ("nobody" if winners == [] else "unfinished")
-        print(f"game {k + 1} (seed {seed}): winner {who}, turns {getattr(state, 'turn', '?')}, actions {len(actions)}")
+        progress = f"{state.progress_unit} {state.progress()}"
+        print(f"game {k + 1} (seed {seed}): winner {who}, {progress}, actions {len(actions)}")
     elapsed = time.perf_counter() - started
     print(f"{args.games} games in {elapsed:.2f} s: {args.games / elapsed:.2f} games/s")
     return 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -31,6 +31,12 @@ class GameState(BaseModel):
     rng: RngState
     seq: int = 0
     """Number of actions applied so far; buttons carry it so stale clicks are refused."""
+    progress_unit: ClassVar[str] = "turns"
+    """What `progress()` counts, as the command line prints it."""
+
+    def progress(self) -> int:
+        """How far the game has gone in its own unit (turns, rounds); 0 during setup."""
+        return 0
 
     def digest(self) -> str:
         """A short stable fingerprint of the whole position."""

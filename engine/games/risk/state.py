@@ -111,6 +111,9 @@ class RiskState(GameState):
     """Defence dice a player chose to use for every attack-until battle (RISK-ATK-20)."""
     winner: int | None = None
 
+    def progress(self) -> int:
+        return self.turn
+
     def player(self, pid: int) -> RiskPlayer | None:
         for p in self.players:
             if p.id == pid:

@@ -1,0 +1,139 @@
+"""Wizard's Quest: the ruleset object the service, CLI and bot use."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from engine.core.models import Action, Decision, Event, GameState, Seat
+from engine.core.ruleset import Policy
+from engine.games.wizards_quest import legal, rules, setup, timeouts
+from engine.games.wizards_quest.actions import ACTION_ADAPTER
+from engine.games.wizards_quest.ai import POLICIES
+from engine.games.wizards_quest.data import WQData, standard
+from engine.games.wizards_quest.events import EVENT_ADAPTER
+from engine.games.wizards_quest.legal import legal_targets
+from engine.games.wizards_quest.state import Phase, WQOptions, WQState
+from engine.games.wizards_quest.text import narrate, prompt, text_board
+from engine.games.wizards_quest.view import view
+
+
+class WizardsQuestRuleset:
+    name = "wizards_quest"
+    title = "Wizard's Quest"
+    state_model = WQState
+    options_model = WQOptions
+    reaction_kinds: frozenset[str] = frozenset()
+    """Every Wizard's Quest decision belongs to the seat whose turn it is."""
+
+    def __init__(self, data: WQData | None = None) -> None:
+        self.data = data or standard()
+
+    def player_range(self, options: BaseModel) -> tuple[int, int]:
+        return self.data.params.players["min"], self.data.params.players["max"]
+
+    def parse_action(self, data: dict[str, Any]) -> Action:
+        return ACTION_ADAPTER.validate_python(data)
+
+    def parse_event(self, data: dict[str, Any]) -> Event:
+        return EVENT_ADAPTER.validate_python(data)
+
+    def new_game(self, seats: Sequence[Seat], options: BaseModel, seed: int) -> tuple[GameState, list[Event]]:
+        assert isinstance(options, WQOptions)
+        return setup.new_game(self.data, seats, options, seed)
+
+    def apply(self, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
+        assert isinstance(state, WQState)
+        return rules.apply(state, action, self.data)
+
+    def pending(self, state: GameState) -> list[Decision]:
+        assert isinstance(state, WQState)
+        return pending(state)
+
+    def view(self, state: GameState, viewer: int | None) -> dict[str, Any]:
+        assert isinstance(state, WQState)
+        return view(state, viewer)
+
+    def winners(self, state: GameState) -> list[int] | None:
+        assert isinstance(state, WQState)
+        return list(state.winners) if state.phase is Phase.GAME_OVER and state.winners is not None else None
+
+    def alive(self, state: GameState) -> list[int]:
+        assert isinstance(state, WQState)
+        return state.active_ids()
+
+    def ranking(self, state: GameState) -> list[int]:
+        """The winners, then survivors by treasures retrieved, locations and men, then the eliminated."""
+        assert isinstance(state, WQState)
+        won = set(state.winners or [])
+
+        def strength(pid: int) -> tuple[int, int, int]:
+            held = state.locations_of(pid)
+            return len(state.retrieved.get(pid, [])), len(held), sum(state.men.get(loc, 0) for loc in held)
+
+        order = sorted(state.players, key=lambda p: (p.id not in won, p.status != "active",
+                                                     tuple(-x for x in strength(p.id))))
+        return [p.id for p in order]
+
+    def policy(self, name: str) -> Policy:
+        return POLICIES[name](self.data)
+
+    def narrate(self, event: Event, state: GameState, locale: str = "en") -> str | None:
+        assert isinstance(state, WQState)
+        return narrate(event, state, self.data, locale)
+
+    def prompt(self, decision: Decision, state: GameState, locale: str = "en") -> str:
+        assert isinstance(state, WQState)
+        return prompt(decision, state, self.data, locale)
+
+    def text_board(self, state: GameState, locale: str = "en") -> str:
+        assert isinstance(state, WQState)
+        return text_board(state, self.data, locale)
+
+    def timeout_action(self, state: GameState, player: int) -> Action:
+        assert isinstance(state, WQState)
+        return timeouts.timeout_action(state, self.data, player)
+
+    def legal_targets(self, state: GameState, player: int, field: legal.Field, **context: Any) -> list[str]:
+        """Location ids `player` may name in `field` (for autocomplete); see legal.legal_targets."""
+        assert isinstance(state, WQState)
+        return legal_targets(state, self.data, player, field, **context)
+
+
+def pending(s: WQState) -> list[Decision]:
+    """Who must decide what next: always one seat of the active player, or nobody once the game is over."""
+    if s.phase is Phase.GAME_OVER:
+        return []
+    if s.todo:
+        todo = s.todo[0]
+        detail: dict[str, Any] = {}
+        if todo.kind == "capture" and s.attack is not None:
+            detail = {"source": s.attack.source, "target": s.attack.target, "max": s.pieces(s.attack.source) - 1}
+        elif todo.kind == "reward":
+            detail = {"men": s.pool}
+        elif todo.kind == "region":
+            detail = {"beast": f"@wq.beast.{todo.beast}"}
+        elif todo.kind == "hand":
+            detail = {"n": len(s.hands[s.current])}
+        return [Decision(player=s.current, kind=todo.kind, detail=detail)]
+    if s.phase is Phase.SETUP_HIDE:
+        left = sum(1 for t in s.treasures if t.hider == s.current and t.location is None)
+        return [Decision(player=s.current, kind="hide", detail={"n": left})]
+    if s.phase in (Phase.SETUP_DEPLOY, Phase.REINFORCE):
+        return [Decision(player=s.current, kind=s.phase.value, detail={"men": s.pool})]
+    if s.phase is Phase.PETITION:
+        return [Decision(player=s.current, kind="petition", detail={"hand": len(s.hands[s.current]),
+                                                                      "drawn": s.turn.drawn})]
+    if s.phase is Phase.ATTACK:
+        if s.attack is not None:
+            a = s.attack
+            return [Decision(player=s.current, kind="battle", detail={"source": a.source, "target": a.target,
+                                                                      "pieces": s.pieces(a.source)})]
+        return [Decision(player=s.current, kind="attack", detail={"campaigns": s.turn.campaigns})]
+    return [Decision(player=s.current, kind=s.phase.value)]
+
+
+RULESET = WizardsQuestRuleset()
+__all__ = ["RULESET", "WQOptions", "WQState", "WizardsQuestRuleset"]

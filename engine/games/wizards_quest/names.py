@@ -1,0 +1,66 @@
+"""Forgiving location names: ids (`3.6`, `c7`), castle names, `3-6` or `3 6`, unambiguous prefixes."""
+
+from __future__ import annotations
+
+import re
+
+from engine.core.errors import RuleError
+from engine.games.wizards_quest.data import WQData, standard
+
+
+def normalise(text: str) -> str:
+    return re.sub(r"[\s_\-.,:'’]+", " ", text.strip().lower()).strip()
+
+
+_KEYS: dict[int, dict[str, str]] = {}
+
+
+def _keys(data: WQData) -> dict[str, str]:
+    """Every normalised spelling → location id: the id itself, `r t`, `rNtM`, castle names; built once per map."""
+    cached = _KEYS.get(id(data.map))
+    if cached is not None:
+        return cached
+    keys: dict[str, str] = {}
+    for loc in data.map.territories:
+        r, t = loc.split(".")
+        for spelling in (loc, f"r{r}t{t}", f"{r}{t}"):
+            keys[normalise(spelling)] = loc
+    for castle, name in data.map.castle_name.items():
+        keys[normalise(castle)] = castle
+        keys[normalise(name)] = castle
+    _KEYS[id(data.map)] = keys
+    return keys
+
+
+def matches(text: str, data: WQData | None = None) -> list[str]:
+    """Location ids `text` could mean, in location order; exactly one when it is unambiguous."""
+    d = data or standard()
+    keys = _keys(d)
+    key = normalise(text)
+    if not key:
+        return []
+    if key in keys:
+        return [keys[key]]
+    found = {loc for spelling, loc in keys.items() if spelling.startswith(key) or
+             any(w.startswith(key) for w in spelling.split()[1:] if not w.isdigit())}
+    return sorted(found, key=d.map.order.__getitem__)
+
+
+def resolve(text: str, data: WQData | None = None) -> str:
+    """The location id for `text`, or RuleError WQ_VAL_4 (unknown) / WQ_AMBIGUOUS."""
+    d = data or standard()
+    if text in d.map.order:
+        return text
+    found = matches(text, d)
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise RuleError("WQ_AMBIGUOUS", text=text, matches=", ".join(label(f, d) for f in found[:6]))
+    raise RuleError("WQ_VAL_4", x=text)
+
+
+def label(loc: str, data: WQData | None = None) -> str:
+    """How a location is shown to players: `3.6`, or `C7 West Bridge Keep`."""
+    d = data or standard()
+    name = d.map.castle_name.get(loc)
+    return f"{loc} {name}" if name else loc

@@ -1,0 +1,203 @@
+"""Wizard's Quest options and state: the JSON position format documented in docs/wizards-quest-position.md."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.core.models import GameState
+
+ORCS = 0
+"""Occupant id of orc-held locations in events."""
+
+Leader = Literal["hero", "sorcerer"]
+Beast = Literal["dragon", "mage"]
+TreasureKind = Literal["crown", "chest", "ring", "decoy"]
+
+
+class WQOptions(BaseModel):
+    """Table options (WQ-ORD-4, WQ-TRS-9, WQ-END-4)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    turn_order: Literal["per_round", "fixed"] = "per_round"
+    decoy: bool = False
+    round_limit: int | None = Field(default=None, ge=1, le=500)
+
+
+class Phase(StrEnum):
+    SETUP_CASTLE = "setup_castle"
+    SETUP_CLAIM = "setup_claim"
+    SETUP_HIDE = "setup_hide"
+    SETUP_DEPLOY = "setup_deploy"
+    PETITION = "petition"
+    REINFORCE = "reinforce"
+    ATTACK = "attack"
+    GAME_OVER = "game_over"
+
+
+class WQPlayer(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    name: str
+    colour: str
+    ai: bool = False
+    status: Literal["active", "eliminated"] = "active"
+
+
+class Treasure(BaseModel):
+    """A treasure marker: `location` is None while its hider still holds it (WQ-SET-6/7)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    owner: int
+    kind: TreasureKind
+    hider: int
+    location: str | None = None
+
+
+class Turn(BaseModel):
+    """Per-turn effects of the active player, cleared when the turn ends (WQ-PET-*, WQ-ATK-1)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    drawn: bool = False
+    card_men: int = 0
+    """Men from cards played this turn, added to the pool (WQ-PET-5)."""
+    champions: int = 0
+    """Champions' Call pieces still usable as a free leader (WQ-CARD-5)."""
+    famine: bool = False
+    truce: bool = False
+    campaigns: int = 1
+    """Campaigns left this turn, the basic one included (WQ-ATK-1)."""
+    first_done: bool = False
+    """The turn's first campaign is finished, so extra campaigns may start (WQ-PET-6)."""
+    blessed: int = 0
+    """Blessed Arms cards waiting for the next attacks (WQ-CARD-11)."""
+    base: int = 0
+    """Reinforcement from kingdoms (after Famine), worked out when the reinforcement step starts."""
+
+
+class Attack(BaseModel):
+    """The attack in progress (WQ-ATK-8): a campaign or a free attack, on a force or on the Dragon/Mage."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["campaign", "free"]
+    source: str
+    target: str
+    beast: Beast | None = None
+    """The attack is on the Dragon or the Mage rather than on the occupants."""
+    wounds: int = 0
+    link: Literal["none", "land", "bridge", "tunnel", "water"] = "land"
+    boat: str | None = None
+    """The boat card spent on this attack (WQ-BOAT-2)."""
+    blessed: bool = False
+    acted: bool = False
+    """Aid or a leader move has been made, so a cancel uses the campaign up (WQ-ATK-10)."""
+    battles: int = 0
+    empty_start: bool = False
+    """The target was empty when declared (capture without battle, WQ-CAP-1)."""
+
+
+class Todo(BaseModel):
+    """A forced decision of the active player, answered before anything else (WQ-VAL-3).
+
+    Kinds: `hand` (play one of 3 cards), `capture`, `reward` (place `men` men), `region` (send the beaten
+    `beast` to a region), `ring` (move the Mage or not).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["hand", "capture", "reward", "region", "ring"]
+    men: int = 0
+    beast: Beast | None = None
+    reason: Literal["dragon", "chest", ""] = ""
+
+
+class WQState(GameState):
+    game: Literal["wizards_quest"] = "wizards_quest"
+    options: WQOptions
+    players: list[WQPlayer]
+    """Seat order, which is also "to the left" (WQ-SET-1)."""
+    phase: Phase
+    round: int = 0
+    """Round number, 0 during setup."""
+    current: int
+    """The seat whose setup step or turn it is."""
+    setup_leader: int
+    order: list[int] = Field(default_factory=list)
+    """This round's turn order (WQ-ORD-1/2)."""
+    owner: dict[str, int] = Field(default_factory=dict)
+    """Player-held locations → player id."""
+    men: dict[str, int] = Field(default_factory=dict)
+    orcs: dict[str, int] = Field(default_factory=dict)
+    hero: dict[int, str] = Field(default_factory=dict)
+    """Player id → location of their Hero (absent: in supply)."""
+    sorcerer: dict[int, str] = Field(default_factory=dict)
+    dragon: str | None = None
+    mage: str | None = None
+    treasures: list[Treasure] = Field(default_factory=list)
+    retrieved: dict[int, list[TreasureKind]] = Field(default_factory=dict)
+    pool: int = 0
+    """Men to place now: a setup batch, the reinforcement pool, or a reward."""
+    setup_left: dict[int, int] = Field(default_factory=dict)
+    """Starting men each player has still to deploy (WQ-SET-8)."""
+    deck: list[str] = Field(default_factory=list)
+    """Petition draw pile, top card first; its order is secret."""
+    discard: list[str] = Field(default_factory=list)
+    hands: dict[int, list[str]] = Field(default_factory=dict)
+    boats: dict[int, list[str]] = Field(default_factory=dict)
+    """Boat areas, oldest card first (WQ-BOAT-1)."""
+    turn: Turn = Field(default_factory=Turn)
+    attack: Attack | None = None
+    todo: list[Todo] = Field(default_factory=list)
+    winners: list[int] | None = None
+    """None while the game goes on; the winning seats (empty: nobody won) once it is over."""
+
+    progress_unit: ClassVar[str] = "rounds"
+
+    def progress(self) -> int:
+        return self.round
+
+    def player(self, pid: int | None) -> WQPlayer | None:
+        for p in self.players:
+            if p.id == pid:
+                return p
+        return None
+
+    def name(self, pid: int | None) -> str:
+        p = self.player(pid)
+        return p.name if p else "nobody"
+
+    def active_ids(self) -> list[int]:
+        return [p.id for p in self.players if p.status == "active"]
+
+    def leader_at(self, loc: str) -> Leader | None:
+        """The leader standing in `loc`, if any (a location holds at most one, WQ-DEF-3)."""
+        pid = self.owner.get(loc)
+        if pid is None:
+            return None
+        if self.hero.get(pid) == loc:
+            return "hero"
+        if self.sorcerer.get(pid) == loc:
+            return "sorcerer"
+        return None
+
+    def pieces(self, loc: str) -> int:
+        """Player pieces in `loc`: men plus a leader (WQ-DEF-2)."""
+        return self.men.get(loc, 0) + (1 if self.leader_at(loc) else 0)
+
+    def locations_of(self, pid: int) -> list[str]:
+        return [loc for loc, o in self.owner.items() if o == pid]
+
+    def leaders(self, pid: int) -> dict[Leader, str]:
+        result: dict[Leader, str] = {}
+        if pid in self.hero:
+            result["hero"] = self.hero[pid]
+        if pid in self.sorcerer:
+            result["sorcerer"] = self.sorcerer[pid]
+        return result

@@ -1,0 +1,184 @@
+"""Text the players read: narration of events (WQ-DIG-6), prompts for decisions, the text board."""
+
+from __future__ import annotations
+
+from engine.core.i18n import translate
+from engine.core.models import Decision, Event
+from engine.games.wizards_quest import board as B
+from engine.games.wizards_quest import events as E
+from engine.games.wizards_quest.data import WQData
+from engine.games.wizards_quest.names import label
+from engine.games.wizards_quest.state import ORCS, Phase, WQState
+
+
+def _who(s: WQState, pid: int | None, locale: str) -> str:
+    return translate("wq.orcs", locale) if pid == ORCS else s.name(pid)
+
+
+def _dice(faces: list[int]) -> str:
+    return "·".join(str(f) for f in faces)
+
+
+def narrate(event: Event, s: WQState, d: WQData, locale: str = "en") -> str | None:
+    """The public sentence for an event, or None for a private one (told only to its seat)."""
+    if event.private_to is not None:
+        return None
+
+    def at(loc: str | None) -> str:
+        return label(loc, d) if loc else "?"
+
+    def tr(suffix: str, **params: object) -> str:
+        return translate(f"wq.event.{event.type}{suffix}", locale, **params)
+
+    match event:
+        case E.OrderRolled():
+            rolls = "; ".join(", ".join(f"{s.name(p)} {r}" for p, r in rnd.items()) for rnd in event.rounds)
+            return tr("." + event.purpose, rolls=rolls, order=" → ".join(s.name(p) for p in event.order),
+                      player=s.name(event.order[0]))
+        case E.CastleChosen():
+            return tr("", player=s.name(event.player), castle=at(event.castle), men=event.men)
+        case E.OrcsPlaced():
+            rolls = ", ".join("-".join(map(str, r)) for r in event.rolls)
+            return tr(".rolled" if event.rolls else ".castles", locations=", ".join(map(at, event.locations)),
+                      orcs=event.orcs, rolls=rolls)
+        case E.Claimed():
+            return tr("", player=s.name(event.player), territory=event.territory)
+        case E.TreasureHidden():
+            if event.kind is None:
+                return tr(".decoy", hider=s.name(event.hider), owner=s.name(event.owner), territory=event.territory)
+            return tr("", hider=s.name(event.hider), owner=s.name(event.owner), territory=event.territory,
+                      kind=f"@wq.treasure.{event.kind}")
+        case E.Placed():
+            spots = ", ".join(f"{at(x)} +{n}" for x, n in event.placements.items())
+            return tr("", player=s.name(event.player), placements=spots)
+        case E.LeaderBought():
+            return tr("", player=s.name(event.player), leader=f"@wq.leader.{event.leader}",
+                      location=at(event.location), cost=event.cost)
+        case E.SetupFinished() | E.DeckReshuffled():
+            return tr("", cards=getattr(event, "cards", 0))
+        case E.RoundStarted():
+            return tr("", round=event.round)
+        case E.OrcGrowth():
+            if event.holder is not None:
+                return tr(".held", dice=_dice(event.dice), territory=event.territory, player=s.name(event.holder))
+            return tr("", dice=_dice(event.dice), territory=event.territory, before=event.before, after=event.after)
+        case E.Frenzy():
+            text = tr("", source=at(event.source), target=at(event.target), player=s.name(event.defender),
+                      rolls=_dice(event.rolls), d=event.d, a=event.orc_losses, b=event.defender_losses)
+            if event.captured:
+                text += " " + tr(".captured", target=at(event.target), n=event.moved)
+            return text
+        case E.DragonLanded():
+            base = tr("." + event.reason, dice=_dice(event.dice), territory=event.territory)
+            if event.protected:
+                return base + " " + tr(".protected")
+            if event.devour is None:
+                return base + " " + tr(".nothing")
+            return base + " " + tr(".devours", victim=_who(s, event.victim, locale), die=event.devour, n=event.eaten)
+        case E.MageMoved():
+            base = tr("." + event.reason, dice=_dice(event.dice), territory=event.territory)
+            region = d.map.region[event.region].name
+            if event.holder is None:
+                return base + " " + tr(".empty", region=region, r=event.region)
+            return base + " " + tr(".prospers", who=_who(s, event.holder, locale), n=event.added, region=region,
+                                   r=event.region)
+        case E.TurnStarted():
+            return tr("", player=s.name(event.player), round=event.round)
+        case E.CardDrawn():
+            return tr("", player=s.name(event.player), n=event.hand_size)
+        case E.CardPlayed():
+            card = d.deck.card(event.card).name
+            text = tr(".immediate" if event.immediate else "", player=s.name(event.player), card=card)
+            if event.fizzled:
+                text += " " + tr(".fizzled")
+            if event.to_boat:
+                text += " " + tr(".boat")
+            return text
+        case E.PoolChanged():
+            return tr("", player=s.name(event.player), men=event.men, pieces=event.pieces,
+                      campaigns=event.campaigns)
+        case E.OrcsRemoved():
+            return tr("", location=at(event.location), die=event.die, n=event.removed)
+        case E.OrcUprising():
+            changes = ", ".join(f"{at(x)} {n}" for x, n in event.changes.items()) or "—"
+            return tr("", die=event.die, region=d.map.region[event.die].name, changes=changes)
+        case E.Plague():
+            return tr("", player=s.name(event.player), die=event.die, location=at(event.location), n=event.removed)
+        case E.EffectSet():
+            return tr("." + event.effect, player=s.name(event.player))
+        case E.Marched():
+            return tr("", player=s.name(event.player), source=at(event.source), target=at(event.target),
+                      n=event.men, leader="@wq.leader." + event.leader if event.leader else "—")
+        case E.Reinforcements():
+            return tr(".famine" if event.famine else "", player=s.name(event.player), base=event.base,
+                      cards=event.card_men, pool=event.pool, kingdoms=sum(len(k) for k in event.kingdoms))
+        case E.AttackDeclared():
+            if event.beast is not None:
+                return tr(".beast", player=s.name(event.player), source=at(event.source), target=at(event.target),
+                          beast=f"@wq.beast.{event.beast}")
+            if event.defender is None:
+                return tr(".empty", player=s.name(event.player), source=at(event.source), target=at(event.target))
+            return tr("", player=s.name(event.player), source=at(event.source), target=at(event.target),
+                      defender=_who(s, event.defender, locale))
+        case E.LeaderMoved():
+            return tr(".swap" if event.swapped else "", player=s.name(event.player),
+                      leader=f"@wq.leader.{event.leader}", source=at(event.source), target=at(event.target))
+        case E.Aided():
+            return tr("", player=s.name(event.player), source=at(event.source), target=at(event.target),
+                      n=event.count)
+        case E.Battle():
+            return tr(".won" if event.attacker_won else ".lost", n=event.number, roll=event.roll, d=event.d,
+                      player=s.name(event.player), left=event.attacker_left, them=event.defender_left)
+        case E.AttackEnded():
+            return tr("." + event.reason, player=s.name(event.player))
+        case E.Captured():
+            return tr("", player=s.name(event.player), target=at(event.target), n=event.count)
+        case E.BeastBeaten():
+            return tr("." + event.beast, player=s.name(event.player), location=at(event.location),
+                      leader=f"@wq.leader.{event.by}", n=event.reward)
+        case E.TreasureRetrieved():
+            return tr("", player=s.name(event.player), kind=f"@wq.treasure.{event.kind}", territory=event.territory,
+                      n=event.total)
+        case E.Eliminated() | E.TurnEnded():
+            return tr("", player=s.name(event.player))
+        case E.GameOver():
+            return tr("." + event.reason, players=", ".join(s.name(p) for p in event.winners))
+    return None
+
+
+def prompt(decision: Decision, s: WQState, d: WQData, locale: str = "en") -> str:
+    """What the deciding seat is asked to do next."""
+    detail = {k: label(v, d) if isinstance(v, str) and v in d.map.order else v for k, v in decision.detail.items()}
+    return translate(f"wq.decision.{decision.kind}", locale, **detail)
+
+
+def text_board(s: WQState, d: WQData, locale: str = "en") -> str:
+    """One line per location, grouped by region: the accessible fallback of the picture (WQ-DIG-4)."""
+    lines: list[str] = [translate("wq.text.status", locale, round=s.round, step=f"@wq.step.{s.phase.value}",
+                                  player=s.name(s.current) if s.phase is not Phase.GAME_OVER else "—")]
+    protected = B.protected_region(s, d)
+    for r in d.map.regions:
+        key = "wq.text.region_protected" if r.id == protected else "wq.text.region"
+        lines.append(translate(key, locale, r=r.id, name=r.name))
+        for loc in d.map.members[r.id]:
+            if loc in s.owner:
+                leader = s.leader_at(loc)
+                text = translate("wq.text.held", locale, loc=label(loc, d), player=s.name(s.owner[loc]),
+                                 men=s.men.get(loc, 0),
+                                 leader=translate(f"wq.leader.{leader}", locale) if leader else "—")
+            elif s.orcs.get(loc):
+                text = translate("wq.text.orcs", locale, loc=label(loc, d), n=s.orcs[loc])
+            else:
+                text = translate("wq.text.empty", locale, loc=label(loc, d))
+            marks = [translate("wq.beast.dragon", locale)] if s.dragon == loc else []
+            marks += [translate("wq.beast.mage", locale)] if s.mage == loc else []
+            marks += [translate("wq.text.treasure", locale, owner=s.name(t.owner),
+                                kind=translate(f"wq.treasure.{t.kind if not s.options.decoy else 'unknown'}", locale))
+                      for t in s.treasures if t.location == loc]
+            lines.append(text + (" · " + " · ".join(marks) if marks else ""))
+    for p in s.players:
+        real = [k for k in s.retrieved.get(p.id, []) if k != "decoy"]
+        lines.append(translate("wq.text.player", locale, player=p.name, colour=p.colour, n=len(real),
+                               hand=len(s.hands.get(p.id, [])), boats=len(s.boats.get(p.id, [])),
+                               status=f"@wq.status.{p.status}"))
+    return "\n".join(lines)

@@ -1,0 +1,83 @@
+"""Every rule ID in each game's rules reference (docs/rules/*.md) has a scenario test marked with it."""
+
+from __future__ import annotations
+
+import ast
+import re
+from functools import cache
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Reference(NamedTuple):
+    path: Path
+    prefix: str
+    count: int
+    deferred: dict[str, str]
+    """Rules that live in the Discord layer, the renderer or the timer service, each owned by its issue.
+    They are tested in those packages; the list shrinks as those issues land."""
+
+
+REFERENCES = {
+    "risk": Reference(ROOT / "docs" / "rules" / "risk.md", "RISK", 326, {}),
+    "wizards-quest": Reference(ROOT / "docs" / "rules" / "wizards-quest.md", "WQ", 194, {
+        "WQ-DIG-4": "board picture: the Wizard's Quest renderer",
+    }),
+}
+
+
+def defined(ref: Reference) -> list[str]:
+    pattern = re.compile(rf"\*\*({ref.prefix}-[A-Z]+-\d+)\*\*")
+    return pattern.findall(ref.path.read_text(encoding="utf-8"))
+
+
+@cache
+def marked_ids() -> frozenset[str]:
+    """IDs named in @pytest.mark.rule(...) decorators of test functions anywhere under tests/."""
+    found: set[str] = set()
+    for path in (ROOT / "tests").rglob("test_*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or not node.name.startswith("test"):
+                continue
+            for deco in node.decorator_list:
+                if isinstance(deco, ast.Call) and isinstance(deco.func, ast.Attribute) and deco.func.attr == "rule":
+                    found.update(a.value for a in deco.args if isinstance(a, ast.Constant) and isinstance(a.value, str))
+    return frozenset(found)
+
+
+@pytest.mark.parametrize("game", sorted(REFERENCES))
+def test_reference_defines_every_id_once(game: str) -> None:
+    ref = REFERENCES[game]
+    ids = defined(ref)
+    assert len(ids) == len(set(ids)), "an ID is defined twice"
+    assert len(ids) == ref.count
+
+
+@pytest.mark.parametrize("game", sorted(REFERENCES))
+def test_every_rule_id_has_a_test(game: str) -> None:
+    ref = REFERENCES[game]
+    missing = sorted(set(defined(ref)) - marked_ids() - set(ref.deferred), key=_order)
+    assert not missing, f"{len(missing)} rule IDs have no test: {missing}"
+
+
+def test_marks_name_real_ids() -> None:
+    known = {i for ref in REFERENCES.values() for i in defined(ref)}
+    unknown = sorted(marked_ids() - known)
+    assert not unknown, f"tests cite IDs the reference does not define: {unknown}"
+
+
+@pytest.mark.parametrize("game", sorted(REFERENCES))
+def test_deferred_ids_are_real_and_untested(game: str) -> None:
+    ref = REFERENCES[game]
+    assert set(ref.deferred) <= set(defined(ref))
+    assert not set(ref.deferred) & marked_ids(), "a deferred ID has a test now: take it off the list"
+
+
+def _order(rule_id: str) -> tuple[str, int]:
+    area, number = rule_id.rsplit("-", 1)
+    return area, int(number)

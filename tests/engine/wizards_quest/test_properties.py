@@ -1,0 +1,88 @@
+"""Property tests: random legal Wizard's Quest games keep every invariant (WQ-DIG-8) and replay exactly."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.core.models import Seat
+from engine.core.record import GameRecord, replay
+from engine.games.wizards_quest import RULESET, WQOptions, WQState
+from engine.games.wizards_quest import board as B
+from engine.games.wizards_quest.state import Phase
+
+DATA = RULESET.data
+
+
+def check_invariants(s: WQState, before: WQState | None) -> None:
+    assert all(0 < n <= 4 for n in s.orcs.values()), "orc cap"
+    assert not set(s.orcs) & set(s.owner), "one occupant per location"
+    assert all(s.pieces(loc) > 0 for loc in s.owner), "no empty player location"
+    for pid, loc in s.hero.items():
+        assert s.owner.get(loc) == pid and s.sorcerer.get(pid) != loc, "leaders apart, on own ground"
+    for pid, loc in s.sorcerer.items():
+        assert s.owner.get(loc) == pid
+    in_attack = 1 if s.attack is not None and s.attack.boat else 0
+    cards = s.deck + s.discard + [c for h in s.hands.values() for c in h] + [c for b in s.boats.values() for c in b]
+    assert len(cards) + in_attack == 35 and len(set(cards)) == len(cards), "35 cards"
+    forced = bool(s.todo) and s.todo[0].kind == "hand"
+    assert all(len(h) <= 2 for p, h in s.hands.items() if not (forced and p == s.current)), "hand limit"
+    assert B.protected_region(s, DATA) == (DATA.map.region_of[s.mage] if s.mage else None)
+    if s.attack is not None and s.attack.beast != "mage":
+        assert not B.is_protected(s, DATA, s.attack.target), "no attack into the protected region"
+    for p in s.players:
+        if p.status != "active":
+            assert p.id not in s.owner.values() and not s.hands[p.id] and not s.boats[p.id]
+    decisions = RULESET.pending(s)
+    if s.phase is Phase.GAME_OVER:
+        assert decisions == [] and s.winners is not None
+    else:
+        assert len(decisions) == 1 and decisions[0].player == s.current
+        assert s.player(s.current).status == "active"
+    if before is not None and s.phase is not Phase.GAME_OVER:
+        assert (s.round, s.seq) > (before.round, before.seq), "the game moves on"
+
+
+def check_views(s: WQState) -> None:
+    for p in s.players:
+        view = RULESET.view(s, p.id)
+        assert view.get("hand", []) == s.hands[p.id]
+        assert "hands" not in view and "deck" not in view
+    assert "hand" not in RULESET.view(s, None)
+
+
+@pytest.mark.rule("WQ-DIG-8", "WQ-DIG-7")
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 6), decoy=st.booleans(),
+       turn_order=st.sampled_from(["per_round", "fixed"]), mix=st.integers(0, 63))
+def test_random_games_keep_the_invariants_and_replay_exactly(seed: int, players: int, decoy: bool,
+                                                              turn_order: str, mix: int) -> None:
+    options = WQOptions(decoy=decoy, turn_order=turn_order, round_limit=12)  # type: ignore[arg-type]
+    seats = [Seat(id=i + 1, name=f"P{i + 1}") for i in range(players)]
+    state, _ = RULESET.new_game(seats, options, seed)
+    assert isinstance(state, WQState)
+    policies = {s.id: RULESET.policy("baseline" if mix >> k & 1 else "random") for k, s in enumerate(seats)}
+    rng = random.Random(seed)
+    actions = []
+    check_invariants(state, None)
+    while RULESET.winners(state) is None:
+        assert len(actions) < 5000, "the game must end"
+        player = RULESET.pending(state)[0].player
+        action = policies[player].choose(state, player, rng)
+        frozen = state.model_dump_json()
+        new_state, _ = RULESET.apply(state, action)
+        assert state.model_dump_json() == frozen, "apply mutated its input"
+        assert isinstance(new_state, WQState)
+        check_invariants(new_state, state)
+        if len(actions) % 7 == 0:
+            check_views(new_state)
+        actions.append(action)
+        state = new_state
+    record = GameRecord(game="wizards_quest", seed=seed, options=options.model_dump(), seats=seats,
+                        actions=[a.model_dump(mode="json") for a in actions])
+    replayed, _ = replay(RULESET, GameRecord.model_validate_json(record.model_dump_json()))
+    assert replayed == state
+    assert WQState.model_validate_json(state.model_dump_json()) == state
