@@ -26,7 +26,7 @@ from engine.games import NAMES, get
 from engine.positions import record_json
 from engine.service import GameService, Lobby
 from engine.store import Store
-from renderer import render_board
+from renderer import has_board, render_board
 from renderer.animate import replay_gif
 from renderer.cache import RenderCache
 
@@ -74,10 +74,15 @@ class GameMasterBot(commands.Bot):
         self.store = await Store.open(self.settings.database_path)
         cache = RenderCache(max_items=128)
 
-        def render(key: tuple[int, int], state: GameState, events: Sequence[Event]) -> bytes:
+        def render(key: tuple[int, int], state: GameState, events: Sequence[Event]) -> bytes | None:
+            if not has_board(state.game):
+                return None
             return cache.get_or_render(key, lambda: render_board(state, events))
 
-        self.service = GameService(self.store, renderer=render, animator=replay_gif)
+        def animate(frames: Sequence[tuple[GameState, Sequence[Event]]]) -> bytes | None:
+            return replay_gif(frames) if frames and has_board(frames[0][0].game) else None
+
+        self.service = GameService(self.store, renderer=render, animator=animate)
         self.tree.on_error = on_app_command_error
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -122,16 +127,21 @@ def run_demo(game: str, players: int, seed: int, out: Path, policy: str = "basel
     lines = [f"# {ruleset.title} — offline demo, seed {seed}, {players} AI players", ""]
     lines += [text for e in events if (text := ruleset.narrate(e, state))]
     turn: list[Event] = []
+    pictures = has_board(state.game)
+    boards = 0
     for data in record.actions:
         state, new_events = ruleset.apply(state, ruleset.parse_action(data))
         lines.extend(text for e in new_events if (text := ruleset.narrate(e, state)))
         for event in new_events:
-            if event.type == "turn_started" and turn:  # the board as the finished turn left it
-                (out / f"board-{getattr(state, 'turn', 0) - 1:03d}.png").write_bytes(render_board(state, turn))
+            if event.type == "turn_started" and turn:  # the board as the finished turn left it (000: setup)
+                if pictures:
+                    (out / f"board-{boards:03d}.png").write_bytes(render_board(state, turn))
+                boards += 1
                 turn.clear()
             if event.private_to is None:
                 turn.append(event)
-    (out / "board-final.png").write_bytes(render_board(state, turn))
+    if pictures:
+        (out / "board-final.png").write_bytes(render_board(state, turn))
     (out / "record.json").write_text(record_json(record), encoding="utf-8")
     (out / "transcript.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     winners = ruleset.winners(state)

@@ -36,10 +36,10 @@ class Views(commands.Cog):
         if view == "map" and service.renderer is not None:
             await interaction.response.defer(ephemeral=not public, thinking=True)  # rendering takes a moment
             png = await service.board(game, state)
-            assert png is not None
-            await interaction.followup.send(file=discord.File(io.BytesIO(png), filename="board.png"),
-                                            ephemeral=not public)
-            return
+            if png is not None:
+                await interaction.followup.send(file=discord.File(io.BytesIO(png), filename="board.png"),
+                                                ephemeral=not public)
+                return
         text = get(game.ruleset).text_board(state, locale_of(interaction))
         messages = chunks(text.splitlines())
         await reply(interaction, messages[0], ephemeral=not public)

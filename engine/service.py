@@ -51,10 +51,11 @@ MAX_AI_STEPS = 100_000
 RECENT = 400
 """How many logged actions to scan for the last turn's events."""
 
-Renderer = Callable[[tuple[int, int], GameState, Sequence[Event]], bytes]
-"""(cache key, state, last turn's events) → PNG bytes; pure and synchronous, run in a worker thread."""
-Animator = Callable[[Sequence[tuple[GameState, Sequence[Event]]]], bytes]
-"""Replay frames (state, that turn's events) → an animated picture; run in a worker thread."""
+Renderer = Callable[[tuple[int, int], GameState, Sequence[Event]], bytes | None]
+"""(cache key, state, last turn's events) → PNG bytes, or None for a game without a picture; pure and synchronous,
+run in a worker thread."""
+Animator = Callable[[Sequence[tuple[GameState, Sequence[Event]]]], bytes | None]
+"""Replay frames (state, that turn's events) → an animated picture (None: no picture); run in a worker thread."""
 TURN_EVENT = "turn_started"
 """The event every ruleset emits when a seat's turn begins: replays show one frame per turn."""
 

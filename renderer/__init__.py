@@ -9,6 +9,13 @@ from collections.abc import Sequence
 
 from engine.core.models import Event, GameState
 
+BOARDS = frozenset({"risk"})
+"""Games with a board picture; the others are shown as text (`Ruleset.text_board`)."""
+
+
+def has_board(game: str) -> bool:
+    return game in BOARDS
+
 
 def render_board(state: GameState, events: Sequence[Event] = (), *, locale: str = "en") -> bytes:
     """The board of any game with a renderer, chosen by `state.game`."""
