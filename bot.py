@@ -16,16 +16,18 @@ from pathlib import Path
 import discord
 import yarl
 from discord.ext import commands
-from pydantic import SecretStr
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from cogs.common import announce, on_app_command_error
+from cogs.guard import GuardedTree, RateLimiter
 from engine.core.models import Event, GameState, Seat
 from engine.core.record import GameRecord, start
 from engine.games import NAMES, get
 from engine.positions import record_json
-from engine.service import GameService, Lobby
+from engine.service import GameService
 from engine.store import Store
+from engine.table import Lobby
 from renderer import has_board, render_board
 from renderer.animate import replay_gif
 from renderer.cache import RenderCache
@@ -51,6 +53,11 @@ class Settings(BaseSettings):
     database_path: Path = Path("var/gamemaster.sqlite3")
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    rate_limit_per_minute: int = Field(default=30, ge=1)
+    """Commands and button presses a member may make per minute, after a burst of `rate_limit_burst`."""
+    rate_limit_burst: int = Field(default=8, ge=1)
+    max_games_per_server: int = Field(default=25, ge=1)
+    """Games in lobby or running at once in one server."""
     discord_api_base: str | None = None
     """Test only: the REST base URL of a fake Discord server."""
     discord_gateway_url: str | None = None
@@ -65,8 +72,9 @@ class GameMasterBot(commands.Bot):
 
     def __init__(self, settings: Settings) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None)
+                         help_command=None, tree_cls=GuardedTree)
         self.settings = settings
+        self.limiter = RateLimiter(settings.rate_limit_per_minute, settings.rate_limit_burst)
         self.store: Store | None = None
         self.service: GameService
 
@@ -82,7 +90,8 @@ class GameMasterBot(commands.Bot):
         def animate(frames: Sequence[tuple[GameState, Sequence[Event]]]) -> bytes | None:
             return replay_gif(frames) if frames and has_board(frames[0][0].game) else None
 
-        self.service = GameService(self.store, renderer=render, animator=animate)
+        self.service = GameService(self.store, renderer=render, animator=animate,
+                                   max_games_per_guild=self.settings.max_games_per_server)
         self.tree.on_error = on_app_command_error
         for extension in EXTENSIONS:
             await self.load_extension(extension)

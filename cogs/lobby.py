@@ -24,6 +24,7 @@ from cogs.common import (
     timestamp,
     who,
 )
+from cogs.guard import Guarded
 from engine.core.errors import RuleError
 from engine.core.i18n import translate
 from engine.games import get
@@ -296,7 +297,7 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
 
 
 
-class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class AbandonButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
                     template=r"game:abandon:(?P<game>\d+):(?P<answer>yes|no)"):
     """Confirm or cancel abandoning one particular game; works after a restart too."""
 
@@ -332,7 +333,7 @@ class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await channel.send(translate("abandon.done", locale, player=interaction.user.mention))
 
 
-class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class ResignButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"game:resign:(?P<game>\d+):(?P<answer>yes|no)"):
     """Confirm or cancel resigning from one particular game; works after a restart too."""
 

@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.common import locale_of, refuse, reply, respond, service_of
+from cogs.guard import Guarded
 from engine.core.errors import RuleError
 from engine.core.i18n import translate
 from engine.games.risk import RiskState
@@ -140,7 +141,7 @@ def _chosen(interaction: discord.Interaction, option: str) -> str | None:
 # ---------------------------------------------------------------- buttons that survive restarts
 
 
-class RiskButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class RiskButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
                  template=r"risk:(?P<verb>again|blitz|stop|move|defend|endturn|resign|keep):(?P<seq>\d+)"
                           r"(?::(?P<arg>[a-z_0-9]+))?(?::(?P<arg2>[a-z_0-9]+))?"):
     """A button whose custom id carries the action and the sequence number it was offered at."""
@@ -360,7 +361,7 @@ def _card(card: str) -> str:
     return f"{BOARD.territory[card].name} ({BOARD.symbols[card]})"
 
 
-class TradeSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+class TradeSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
                   template=r"risk:trade:(?P<seq>\d+)(?::(?P<bonus>[a-z_]+))?"):
     """A private menu of the player's cards; it still works, or says it is stale, after a restart."""
 

@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.common import chunks, locale_of, refuse, reply, service_of, who
+from cogs.guard import Guarded
 from engine.core.errors import RuleError
 from engine.core.i18n import translate
 from engine.games import get
@@ -72,7 +73,7 @@ async def history_page(interaction: discord.Interaction, page: int) -> tuple[str
     return chunks(lines)[0], view
 
 
-class HistoryButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class HistoryButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
                     template=r"history:(?P<game>\d+):(?P<page>\d+):(?P<dir>older|newer)"):
     """Turn the page of a /history reply; works after a restart too."""
 

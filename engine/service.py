@@ -26,6 +26,7 @@ from engine.store import (
     ChannelBusy,
     DuplicateInteraction,
     GameRow,
+    GuildFull,
     Store,
     StoreError,
     StoreUnavailable,
@@ -140,8 +141,10 @@ class GameService:
 
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
                  seed_source: Callable[[], int] = lambda: secrets.randbits(63),
-                 renderer: Renderer | None = None, animator: Animator | None = None) -> None:
+                 renderer: Renderer | None = None, animator: Animator | None = None,
+                 max_games_per_guild: int | None = None) -> None:
         self.store = store
+        self.max_games_per_guild = max_games_per_guild
         self.renderer = renderer
         self.animator = animator
         self.clock = clock
@@ -219,9 +222,12 @@ class GameService:
         async with self.lock(channel_id):
             try:
                 return await self.store.create_game(channel_id, guild_id, ruleset.name, host.id,
-                                                    self.seed_source(), lobby.model_dump(mode="json"))
+                                                    self.seed_source(), lobby.model_dump(mode="json"),
+                                                    max_live=self.max_games_per_guild)
             except ChannelBusy as err:
                 raise RuleError("E_CHANNEL_BUSY") from err
+            except GuildFull as err:
+                raise RuleError("E_TOO_MANY_GAMES", most=self.max_games_per_guild) from err
 
     async def _lobby(self, channel_id: int) -> tuple[GameRow, Lobby, Ruleset]:
         game = await self.live(channel_id)

@@ -73,6 +73,10 @@ class ChannelBusy(StoreError):
     """The channel already holds a live game."""
 
 
+class GuildFull(StoreError):
+    """The server already runs as many live games as it may."""
+
+
 class VersionConflict(StoreError):
     """The game changed since it was read: the optimistic check failed."""
 
@@ -255,16 +259,23 @@ class Store:
         return [_game(r) for r in await self._all(f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running'")]
 
     async def create_game(
-        self, channel_id: int, guild_id: int | None, ruleset: str, host_id: int, seed: int, lobby: dict[str, Any]
+        self, channel_id: int, guild_id: int | None, ruleset: str, host_id: int, seed: int, lobby: dict[str, Any],
+        max_live: int | None = None,
     ) -> GameRow:
+        """Open a lobby; with `max_live`, only while the server has fewer live games (checked in the insert)."""
         now = self._clock()
         try:
             async with self.transaction() as db:
                 cur = await db.execute(
                     "INSERT INTO games (channel_id, guild_id, ruleset, status, host_id, seed, lobby, version, "
-                    "created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ?)",
-                    (channel_id, guild_id, ruleset, host_id, seed, json.dumps(lobby), now, now),
+                    "created_at, updated_at) SELECT ?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ? "
+                    "WHERE ? IS NULL OR ? IS NULL OR (SELECT COUNT(*) FROM games WHERE guild_id = ? "
+                    "AND status IN ('lobby', 'running')) < ?",
+                    (channel_id, guild_id, ruleset, host_id, seed, json.dumps(lobby), now, now,
+                     guild_id, max_live, guild_id, max_live),
                 )
+                if cur.rowcount != 1:
+                    raise GuildFull(f"guild {guild_id} has {max_live} live games")
                 game_id = cur.lastrowid
         except sqlite3.IntegrityError as err:
             raise ChannelBusy("this channel already has a game") from err

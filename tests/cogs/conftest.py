@@ -16,7 +16,8 @@ from tests.discord.harness import DispatchHarness, InteractionResult
 
 @pytest.fixture
 async def h(tmp_path: Path) -> AsyncIterator[DispatchHarness]:
-    bot = GameMasterBot(Settings(database_path=tmp_path / "bot.sqlite3", discord_token=None))
+    bot = GameMasterBot(Settings(database_path=tmp_path / "bot.sqlite3", discord_token=None,
+                                 rate_limit_per_minute=100_000, rate_limit_burst=1000))  # tests click fast
     async with DispatchHarness(bot, setup_hook=True) as harness:
         yield harness
     await bot.close()

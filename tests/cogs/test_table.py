@@ -8,10 +8,12 @@ import io
 import json
 import re
 import time
+from pathlib import Path
 
 import pytest
 from PIL import Image
 
+from bot import GameMasterBot, Settings
 from engine.core.record import GameRecord, replay
 from engine.games import get
 from engine.table import Lobby
@@ -217,3 +219,35 @@ async def test_spectators_see_public_views_but_nothing_hidden(h: DispatchHarness
     mine = await h.slash("risk", "mission", user=members[0])
     assert mine.ephemeral and board.mission[state.missions[uid(members[0])]].text in mine.content
     refused(await h.slash("risk", "mission", user=spectator), "You are not playing")
+
+
+async def test_security_rate_limit_per_user(tmp_path: Path) -> None:
+    """A member who floods commands is told to wait, privately, and nothing runs; others are unaffected."""
+    bot = GameMasterBot(Settings(database_path=tmp_path / "bot.sqlite3", rate_limit_per_minute=6,
+                                 rate_limit_burst=3))
+    async with DispatchHarness(bot, setup_hook=True) as h:
+        flooder, other = h.add_member("Flood"), h.add_member("Calm")
+        answers = [await h.slash("game", "status", user=flooder) for _ in range(4)]
+        assert all("There is no game" in a.content for a in answers[:3])
+        refused(answers[3], "please wait")
+        opened = await h.slash("game", "new", options={"game": "risk"}, user=flooder)
+        refused(opened, "please wait")
+        assert await bot.service.store.live_game(channel_id(h)) is None  # the limited command did nothing
+        assert "opened a game" in (await h.slash("game", "new", options={"game": "risk"}, user=other)).content
+        await h.slash("game", "abandon", user=other)
+        press = await h.button(next(c for c in h.messages()[-1].custom_ids() if c.endswith(":yes")), user=flooder)
+        refused(press, "please wait")  # buttons are limited too
+    await bot.close()
+
+
+async def test_security_cap_on_games_per_server(tmp_path: Path) -> None:
+    bot = GameMasterBot(Settings(database_path=tmp_path / "bot.sqlite3", max_games_per_server=2,
+                                 rate_limit_per_minute=1000, rate_limit_burst=100))
+    async with DispatchHarness(bot, setup_hook=True) as h:
+        host = h.add_member("Host")
+        for name in ("one", "two", "three"):
+            channel = h.world.add_channel(name)
+            answer = await h.slash("game", "new", options={"game": "risk"}, user=host, channel=channel)
+        refused(answer, "already has 2 games in progress")
+        assert "opened a game" not in answer.content
+    await bot.close()

@@ -1,0 +1,67 @@
+"""Per-user rate limiting for every slash command and button: a busy server can't be flooded by one member."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from engine.core.i18n import translate
+
+PRUNE_AT = 10_000
+"""Forget users whose buckets are full again once this many are tracked."""
+
+
+class RateLimiter:
+    """A token bucket per user: `burst` commands at once, refilled at `per_minute` a minute."""
+
+    def __init__(self, per_minute: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = per_minute / 60.0
+        self.burst = float(burst)
+        self.clock = clock
+        self._buckets: dict[int, tuple[float, float]] = {}
+
+    def allow(self, user_id: int) -> float:
+        """0 when `user_id` may act now (and it is counted), else the seconds until they may."""
+        now = self.clock()
+        tokens, stamp = self._buckets.get(user_id, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - stamp) * self.rate)
+        if tokens < 1.0:
+            self._buckets[user_id] = (tokens, now)
+            return (1.0 - tokens) / self.rate
+        self._buckets[user_id] = (tokens - 1.0, now)
+        if len(self._buckets) > PRUNE_AT:
+            self._buckets = {u: b for u, b in self._buckets.items()
+                             if min(self.burst, b[0] + (now - b[1]) * self.rate) < self.burst}
+        return 0.0
+
+
+async def admit(interaction: discord.Interaction) -> bool:
+    """True if the user may go on; otherwise they are told privately when they may, and nothing happens."""
+    if interaction.type is discord.InteractionType.autocomplete:
+        return True  # suggestions are read-only and cheap
+    limiter: RateLimiter | None = getattr(interaction.client, "limiter", None)
+    wait = limiter.allow(interaction.user.id) if limiter is not None else 0.0
+    if wait <= 0:
+        return True
+    message = "⚠️ " + translate("error.rate_limited", seconds=max(1, round(wait)))
+    if not interaction.response.is_done():
+        await interaction.response.send_message(message, ephemeral=True)
+    return False
+
+
+class GuardedTree(app_commands.CommandTree[Any]):
+    """The command tree, with the rate limit checked before any slash command runs."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await admit(interaction)
+
+
+class Guarded:
+    """Mixin for buttons and menus (DynamicItems): the same rate limit as slash commands."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await admit(interaction)
