@@ -251,3 +251,27 @@ async def test_security_cap_on_games_per_server(tmp_path: Path) -> None:
         refused(answer, "already has 2 games in progress")
         assert "opened a game" not in answer.content
     await bot.close()
+
+
+async def test_concurrent_fifty_players_press_at_once(h: DispatchHarness) -> None:
+    """Fifty members send End turn together: only the pending player's applies; the rest are told why, privately."""
+    members = await start_game(h, "Ada", "Bo", "Cy")
+    service = h.bot.service  # type: ignore[attr-defined]
+    state = await state_of(h)
+    while state.phase.value == "setup_place":  # everyone deploys; then the first turn's player reinforces
+        pid = state.current
+        await service.act(channel_id(h), pid, {"type": "deploy", "placements": {
+            state.territories_of(pid)[0]: state.setup_left[pid]}})
+        state = await state_of(h)
+    await service.act(channel_id(h), state.current, {"type": "place", "territory": state.territories_of(
+        state.current)[0], "count": state.pool})
+    state = await state_of(h)
+    pressers = members + [h.add_member(f"Crowd{k}") for k in range(47)]
+    results = await asyncio.gather(*(h.slash("risk", "endturn", user=m) for m in pressers))
+    after = await state_of(h)
+    assert after.seq == state.seq + 1 and after.current != state.current  # one turn ended, once
+    answered = [r for r in results if not r.ephemeral]
+    assert len(answered) == 1 and uid(pressers[results.index(answered[0])]) == state.current
+    reasons = {r.content for r in results if r.ephemeral}
+    assert all(reason.startswith("⚠️") for reason in reasons), reasons
+    assert any("not playing" in r for r in reasons) and any("turn" in r for r in reasons), reasons

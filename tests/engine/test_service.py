@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -134,7 +135,7 @@ async def test_a_rule_error_changes_nothing(service: GameService) -> None:
     assert await service.store.count_actions(game.id) == state.seq
 
 
-async def test_fifty_deliveries_of_one_interaction_apply_once(service: GameService) -> None:
+async def test_concurrent_fifty_deliveries_of_one_interaction_apply_once(service: GameService) -> None:
     await three_humans(service)
     state = await play_setup(service)
     t = state.territories_of(state.current)[0]
@@ -160,7 +161,7 @@ async def test_concurrent_commands_in_one_channel_apply_one_at_a_time(service: G
     assert {r.code for r in refused} == {"E_NOT_YOUR_TURN"}
 
 
-async def test_channels_do_not_block_each_other(service: GameService) -> None:
+async def test_concurrent_channels_do_not_block_each_other(service: GameService) -> None:
     await three_humans(service, CHANNEL)
     await three_humans(service, OTHER)
     other_state = await play_setup(service, OTHER)
@@ -240,3 +241,33 @@ async def test_ai_seats_cut_off_by_a_crash_move_after_a_restart(tmp_path: Path) 
     assert after == resumed[0].state
     assert await restarted.resume_all() == [], "nothing is left to resume"
     await restarted.store.close()
+
+
+async def test_concurrent_slow_render_in_one_channel_does_not_delay_another(tmp_path: Path) -> None:
+    """Rendering runs in a worker thread: while one channel's picture hangs, another channel plays and renders."""
+    release = threading.Event()
+    slow_game: list[int] = []
+
+    def renderer(key: tuple[int, int], state: object, events: object) -> bytes:
+        if key[0] in slow_game:
+            release.wait(10)  # the slow channel's picture takes as long as the test wants
+        return b"png"
+
+    store = await Store.open(tmp_path / "bot.sqlite3")
+    service = GameService(store, seed_source=lambda: 42, renderer=renderer)
+    try:
+        await three_humans(service, CHANNEL)
+        await three_humans(service, OTHER)
+        slow, slow_state = await service.current(CHANNEL)
+        slow_game.append(slow.id)
+        hanging = asyncio.create_task(service.board(slow, slow_state))
+        await asyncio.sleep(0.05)
+        other_state = await play_setup(service, OTHER)
+        game, state = await service.current(OTHER)
+        assert await asyncio.wait_for(service.board(game, state), 5) == b"png"
+        assert state.seq == other_state.seq and not hanging.done()
+        release.set()
+        assert await asyncio.wait_for(hanging, 5) == b"png"
+    finally:
+        release.set()
+        await store.close()

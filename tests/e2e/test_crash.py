@@ -1,0 +1,118 @@
+"""SIGKILL while the bot is in the middle of a command (AI seats answering a human's move), then a restart.
+
+The database must hold exactly the committed actions: its state is the replay of its own action log, nothing is
+half-applied, `PRAGMA integrity_check` is ok, and after the restart the game plays on to its end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sqlite3
+import time
+from pathlib import Path
+
+from engine.core.record import GameRecord, replay
+from engine.games.risk import RULESET
+from engine.games.risk.state import Phase
+from tests.discord.fakediscord import FakeDiscord
+from tests.e2e.test_risk_game import (
+    STARTUP_TIMEOUT_S,
+    TOKEN,
+    BotProcess,
+    Humans,
+    integrity,
+    read_game,
+)
+
+ATTEMPTS = 4
+"""Human turns on which to try to cut the AI seats off mid-run."""
+BUDGET_S = 120.0
+
+
+def logged_record(db: Path) -> GameRecord:
+    """The game record as the database holds it: seed, options, seats as seated, and the committed actions."""
+    con = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True, timeout=5.0)
+    try:
+        game_id, seed, lobby = con.execute("SELECT id, seed, lobby FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        actions = [a for (a,) in con.execute("SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))]
+    finally:
+        con.close()
+    data = json.loads(lobby)
+    return GameRecord(game="risk", seed=seed, options=data["options"], seats=data["first_seats"],
+                      actions=[json.loads(a) for a in actions])
+
+
+async def test_crash_sigkill_in_the_middle_of_a_command(tmp_path: Path) -> None:
+    started = time.monotonic()
+    db = tmp_path / "bot.sqlite3"
+    async with FakeDiscord(token=TOKEN) as fake:
+        alice = await fake.add_member("Alice")
+        alice_id = int(alice["user"]["id"])
+        env = {**os.environ, **fake.env(), "DISCORD_TOKEN": TOKEN, "DATABASE_PATH": str(db), "LOG_LEVEL": "INFO",
+               "RATE_LIMIT_PER_MINUTE": "100000", "RATE_LIMIT_BURST": "1000"}
+        env.pop("DEV_GUILD_ID", None)
+        bot = BotProcess(env, tmp_path)
+        humans = Humans(fake, db, {alice_id: alice})
+        try:
+            await bot.start()
+            await fake.wait_until_identified(timeout=STARTUP_TIMEOUT_S)
+            await fake.wait_for(lambda r: r.route == "sync_global", STARTUP_TIMEOUT_S)
+            await humans.slash(alice_id, "game", "new", options={"game": "risk", "setup": "random_deal",
+                                                                 "placement": "bulk_sequential"})
+            for _ in range(3):
+                await humans.slash(alice_id, "game", "add-ai")
+            await humans.slash(alice_id, "game", "start")
+            humans.refresh()
+
+            cut = False
+            for _ in range(ATTEMPTS):
+                # Play Alice's turn up to its end, then end it and kill the bot while the AI seats answer.
+                while not (humans.state.phase is Phase.ATTACK and humans.state.current == alice_id
+                           and humans.state.interrupt is None):
+                    assert humans.snapshot is not None and humans.snapshot.status == "running"
+                    await humans.step()
+                before = humans.state.seq
+                await fake.slash("risk", "endturn", user=alice)
+                deadline = time.monotonic() + 10
+                while read_game(db).state.seq < before + 2 and time.monotonic() < deadline:
+                    await asyncio.sleep(0.001)
+                await bot.kill()
+                crashed = read_game(db)
+                assert integrity(db) == "ok"
+                # Exactly the committed actions: the saved state is the replay of the saved log.
+                replayed, _ = replay(RULESET, logged_record(db))
+                assert replayed.digest() == crashed.state.digest()
+                assert crashed.actions == crashed.state.seq
+                cut = RULESET.pending(crashed.state)[0].player != alice_id
+                await bot.start()
+                await fake.wait_until_identified(count=bot.runs, timeout=STARTUP_TIMEOUT_S)
+                if cut:
+                    at = crashed.state.seq
+                    await fake.wait_until(lambda at=at: read_game(db).state.seq > at, STARTUP_TIMEOUT_S,
+                                          what="the AI seats resuming after the restart")
+                await fake.wait_until(lambda: RULESET.pending(read_game(db).state)[0].player == alice_id
+                                      or read_game(db).status != "running", STARTUP_TIMEOUT_S,
+                                      what="Alice's next decision")
+                humans.refresh()
+                if cut:
+                    break
+            assert cut, "the kill never landed while AI seats were answering"
+
+            # And on to the end: Alice resigns, and the AI seats play the game out inside that command.
+            _, confirm = await humans.slash(alice_id, "risk", "resign", public=False)
+            resign = next(c for c in confirm.custom_ids() if c.startswith("risk:resign:"))
+            await humans.button(alice_id, resign)
+            await fake.wait_until(lambda: read_game(db).status == "finished", BUDGET_S - (time.monotonic() - started),
+                                  what="the end of the game")
+            final = read_game(db)
+            assert final.status == "finished" and final.state.winner not in (None, alice_id)
+            replayed, _ = replay(RULESET, logged_record(db))
+            assert replayed.digest() == final.state.digest()
+        except BaseException:
+            print(bot.logs())
+            raise
+        finally:
+            await bot.stop()
+        assert integrity(db) == "ok"
