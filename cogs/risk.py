@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import locale_of, refuse, reply, respond, service_of
+from cogs.common import check_options, locale_of, refuse, reply, respond, service_of
 from engine.core.errors import RuleError
 from engine.core.i18n import translate
 from engine.games.risk import RiskState
@@ -222,6 +222,9 @@ class RiskCog(commands.GroupCog, group_name="risk", group_description="Play clas
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return check_options(interaction)
 
     @app_commands.command(name="place", description="Place armies on one of your territories (or claim one)")
     @app_commands.describe(territory="Where", count="How many armies (default 1)")
