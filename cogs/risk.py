@@ -250,7 +250,14 @@ class RiskCog(commands.GroupCog, group_name="risk", group_description="Play clas
     @app_commands.autocomplete(bonus=place_targets)
     async def trade(self, interaction: discord.Interaction, bonus: str | None = None) -> None:
         state = await risk_state(interaction)
-        hand = state.hands.get(interaction.user.id, [])
+        me = state.player(interaction.user.id)
+        if me is None:
+            raise RuleError("E_NOT_PLAYER")
+        if me.status != "active":
+            raise RuleError("E_ELIMINATED")
+        if me.id != state.current:  # the menu is offered only to whoever may trade (the rules check again)
+            raise RuleError("E_NOT_YOUR_TURN", player=state.name(state.current), phase=f"@risk.phase.{state.phase}")
+        hand = state.hands.get(me.id, [])
         if len(hand) < 3:
             raise RuleError("E_SET_SIZE")
         bonus_id = (bonus if bonus in BOARD.territory else resolve(bonus, BOARD)) if bonus else None
