@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import logging
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -50,6 +51,46 @@ def who(pid: int, state: GameState | None) -> str:
 def is_moderator(interaction: discord.Interaction) -> bool:
     perms = getattr(interaction, "permissions", None)
     return bool(perms and (perms.manage_channels or perms.administrator))
+
+
+OPTION_TYPES: dict[discord.AppCommandOptionType, tuple[type, ...]] = {
+    discord.AppCommandOptionType.string: (str,),
+    discord.AppCommandOptionType.integer: (int,),
+    discord.AppCommandOptionType.number: (int, float),
+    discord.AppCommandOptionType.boolean: (bool,),
+    discord.AppCommandOptionType.user: (discord.User, discord.Member),
+}
+"""The Python values discord.py hands over for each option type the bot declares."""
+
+
+class BadOption(app_commands.AppCommandError):
+    """An option value the command does not declare; answered like a rule error (see on_app_command_error)."""
+
+    def __init__(self, option: str) -> None:
+        super().__init__(option)
+        self.original = RuleError("E_BAD_OPTION_VALUE", option=option)
+
+
+def check_options(interaction: discord.Interaction) -> bool:
+    """Refuse option values of another type than the command declares (a cog's interaction_check).
+
+    Discord's client enforces the types, but discord.py passes any payload through unchecked, e.g. one sent
+    against an older version of a command. Ranges and choices are the service's and the rules' to check.
+    """
+    command = interaction.command
+    if interaction.type is not discord.InteractionType.application_command or not isinstance(
+            command, app_commands.Command):
+        return True
+    given = vars(interaction.namespace)
+    for param in command.parameters:
+        value = given.get(param.display_name)
+        if value is None and not param.required:
+            continue
+        kinds = OPTION_TYPES.get(param.type, (object,))
+        if (not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds)
+                or (isinstance(value, float) and not math.isfinite(value))):
+            raise BadOption(param.display_name)
+    return True
 
 
 def locale_of(interaction: discord.Interaction) -> str:

@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from cogs.common import (
     announce,
+    check_options,
     is_moderator,
     locale_of,
     ping,
@@ -40,6 +41,9 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return check_options(interaction)
 
     @app_commands.command(name="new", description="Open a new game in this channel; you become its host")
     @app_commands.describe(

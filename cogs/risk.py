@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import locale_of, refuse, reply, respond, service_of
+from cogs.common import check_options, locale_of, refuse, reply, respond, service_of
 from cogs.guard import Guarded
 from engine.core.errors import RuleError
 from engine.core.i18n import translate
@@ -224,6 +224,9 @@ class RiskCog(commands.GroupCog, group_name="risk", group_description="Play clas
         self.bot = bot
         super().__init__()
 
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return check_options(interaction)
+
     @app_commands.command(name="place", description="Place armies on one of your territories (or claim one)")
     @app_commands.describe(territory="Where", count="How many armies (default 1)")
     @app_commands.autocomplete(territory=place_targets)
@@ -248,7 +251,14 @@ class RiskCog(commands.GroupCog, group_name="risk", group_description="Play clas
     @app_commands.autocomplete(bonus=place_targets)
     async def trade(self, interaction: discord.Interaction, bonus: str | None = None) -> None:
         state = await risk_state(interaction)
-        hand = state.hands.get(interaction.user.id, [])
+        me = state.player(interaction.user.id)
+        if me is None:
+            raise RuleError("E_NOT_PLAYER")
+        if me.status != "active":
+            raise RuleError("E_ELIMINATED")
+        if me.id != state.current:  # the menu is offered only to whoever may trade (the rules check again)
+            raise RuleError("E_NOT_YOUR_TURN", player=state.name(state.current), phase=f"@risk.phase.{state.phase}")
+        hand = state.hands.get(me.id, [])
         if len(hand) < 3:
             raise RuleError("E_SET_SIZE")
         bonus_id = (bonus if bonus in BOARD.territory else resolve(bonus, BOARD)) if bonus else None

@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import chunks, locale_of, reply, service_of
+from cogs.common import check_options, chunks, locale_of, reply, service_of
 from engine.core.i18n import translate
 from engine.games import get
 
@@ -18,6 +18,9 @@ class Stats(commands.Cog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return check_options(interaction)
 
     @app_commands.command(name="stats", description="Results in this server by game: played, won, average place")
     @app_commands.describe(player="Whose results (leave out for the server's top players)")

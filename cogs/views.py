@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import chunks, locale_of, refuse, reply, service_of, who
+from cogs.common import check_options, chunks, locale_of, refuse, reply, service_of, who
 from cogs.guard import Guarded
 from engine.core.errors import RuleError
 from engine.core.i18n import translate
@@ -24,6 +24,9 @@ class Views(commands.Cog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return check_options(interaction)
 
     @app_commands.command(name="board", description="Show this channel's board")
     @app_commands.describe(view="The picture, or a text list of every territory (accessible, light on data)",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -63,3 +64,52 @@ async def put_state(h: DispatchHarness, state: RiskState, dice: list[int] | None
     game = await service.store.live_game(channel_id(h))
     await service.store.update_game(game.id, game.version, state=state.model_dump_json())
     return state
+
+
+@dataclass(frozen=True)
+class Stored:
+    """Everything a command can change in the database: game rows, the action log, the clocks."""
+
+    games: tuple[tuple[Any, ...], ...]
+    actions: tuple[tuple[Any, ...], ...]
+    timers: tuple[tuple[Any, ...], ...]
+
+    def moves(self) -> dict[int, int]:
+        """The last logged seq of each game."""
+        last: dict[int, int] = {}
+        for game_id, seq, *_ in self.actions:
+            last[game_id] = max(seq, last.get(game_id, seq))
+        return last
+
+
+async def stored(h: DispatchHarness) -> Stored:
+    """A byte-for-byte copy of the database's games, actions and timers (timestamps aside)."""
+    store = h.bot.service.store  # type: ignore[attr-defined]
+    async with store.transaction() as db:
+        found = []
+        for sql in ("SELECT id, channel_id, guild_id, ruleset, status, host_id, seed, lobby, state, version "
+                    "FROM games ORDER BY id",
+                    "SELECT game_id, seq, actor, action, events, interaction_id FROM actions ORDER BY game_id, seq",
+                    "SELECT id, game_id, kind, due_at, payload, player FROM timers ORDER BY id"):
+            cursor = await db.execute(sql)
+            found.append(tuple(tuple(row) for row in await cursor.fetchall()))
+    return Stored(*found)
+
+
+async def restore(h: DispatchHarness, saved: Stored) -> None:
+    """Put the database back as `saved` found it; versions only grow, so no cached state is reused."""
+    store = h.bot.service.store  # type: ignore[attr-defined]
+    ids = [row[0] for row in saved.games]
+    marks = ", ".join("?" * len(ids))
+    async with store.transaction() as db:
+        await db.execute(f"DELETE FROM games WHERE id NOT IN ({marks})", ids)
+        for game_id, last in saved.moves().items():
+            await db.execute("DELETE FROM actions WHERE game_id = ? AND seq > ?", (game_id, last))
+        await db.execute(f"DELETE FROM actions WHERE game_id NOT IN ({', '.join('?' * len(saved.moves()))})",
+                         list(saved.moves()))
+        for game_id, _, _, _, status, host_id, _, lobby, state, _ in saved.games:
+            await db.execute("UPDATE games SET status = ?, host_id = ?, lobby = ?, state = ?, version = version + 1 "
+                             "WHERE id = ?", (status, host_id, lobby, state, game_id))
+        await db.execute("DELETE FROM timers")
+        await db.executemany("INSERT INTO timers (id, game_id, kind, due_at, payload, player) "
+                             "VALUES (?, ?, ?, ?, ?, ?)", saved.timers)

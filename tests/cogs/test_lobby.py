@@ -6,6 +6,7 @@ import pytest
 
 from tests.cogs.conftest import channel_id, refused, start_game, state_of, uid
 from tests.discord.harness import DispatchHarness
+from tests.discord.payloads import INTEGER, STRING, USER, Typed
 
 
 @pytest.mark.rule("RISK-ERR-2", "RISK-ERR-3")
@@ -84,3 +85,24 @@ async def test_board_and_history_views(h: DispatchHarness) -> None:
     assert not public.ephemeral
     history = await h.slash("history")
     assert history.ephemeral and "**History** — page 1 of 1" in history.content
+
+
+async def test_option_values_the_command_does_not_declare_are_refused(h: DispatchHarness) -> None:
+    """discord.py passes a payload's option values through unchecked (a client on an older schema can send a
+    string for a number): they used to crash the command or, like days:true, be taken as 1."""
+    members = await start_game(h, "Ada", "Bo", "Cy")
+    ada = members[0]
+    service = h.bot.service  # type: ignore[attr-defined]
+    before = await service.store.live_game(channel_id(h))
+    for command, options in ((("game", "deadline"), {"hours": Typed("2", STRING)}),
+                             (("game", "kick"), {"player": Typed(uid(members[1]), INTEGER)}),
+                             (("game", "kick"), {"player": Typed(str(uid(members[1])), USER)}),  # not resolved
+                             (("game", "vacation"), {"days": True}),
+                             (("risk", "territory"), {"name": 7}),
+                             (("game", "vote"), {})):
+        result = await h.slash(*command, options=options, user=ada)
+        refused(result, f"can't use in `{next(iter(options), 'choice')}`")
+    assert await service.store.live_game(channel_id(h)) == before
+    quiet = h.world.add_channel("quiet")
+    refused(await h.slash("game", "new", options={"timer": Typed("x", STRING)}, user=ada, channel=quiet), "`timer`")
+    assert await service.store.live_game(int(quiet["id"])) is None

@@ -121,9 +121,13 @@ async def test_trade_picks_cards_from_a_menu(h: DispatchHarness) -> None:
     members, base = await three_players(h)
     me = base.players[0].id
     cards = ["alaska", "venezuela", "peru"]  # three infantry
-    s = scenario(base, phase=Phase.REINFORCE, hands={p.id: (cards if p.id == me else []) for p in base.players},
-                 owner={"alaska": me})
+    other = base.players[1].id
+    hands = {p.id: [] for p in base.players} | {me: cards, other: ["japan", "china", "egypt"]}
+    s = scenario(base, phase=Phase.REINFORCE, hands=hands, owner={"alaska": me})
     await put_state(h, s)
+    # The menu is only for whoever may trade now: it used to be offered to anyone holding three cards.
+    refused(await h.slash("risk", "trade", user=members[1]), "It's not your turn")
+    refused(await h.slash("risk", "trade", user=h.add_member("Zed")), "You are not playing in this game")
     menu = await h.slash("risk", "trade", user=members[0])
     assert menu.ephemeral
     select = menu.components[0]["components"][0]
