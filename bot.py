@@ -64,7 +64,7 @@ class Settings(BaseSettings):
     """Test only: the gateway URL of a fake Discord server."""
 
 
-EXTENSIONS = ("cogs.lobby", "cogs.views", "cogs.risk", "cogs.timers", "cogs.stats")
+EXTENSIONS = ("cogs.lobby", "cogs.views", "cogs.risk", "cogs.wizards_quest", "cogs.timers", "cogs.stats")
 
 
 class GameMasterBot(commands.Bot):

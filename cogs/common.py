@@ -5,8 +5,9 @@ from __future__ import annotations
 import io
 import logging
 import math
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+import re
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 import discord
 from discord import app_commands
@@ -15,14 +16,18 @@ from engine.core.errors import RuleError
 from engine.core.i18n import translate
 from engine.core.models import Decision, Event, GameState, Seat
 from engine.core.ruleset import Ruleset
-from engine.service import GameService, Outcome
+from engine.games import get
+from engine.service import TURN_EVENT, GameService, Outcome
 
 if TYPE_CHECKING:
     from bot import GameMasterBot
 
 log = logging.getLogger("gamemaster.cogs")
+S = TypeVar("S", bound=GameState)
 
 MESSAGE_LIMIT = 2000
+MAX_CHOICES = 25
+"""Discord shows at most 25 autocomplete choices or select options."""
 AI_ID_LIMIT = 1000
 """Seat ids below this are AI seats (Discord user ids are far larger)."""
 
@@ -124,6 +129,39 @@ async def private(interaction: discord.Interaction, content: str) -> None:
     await reply(interaction, content, ephemeral=True)
 
 
+async def game_state(interaction: discord.Interaction, model: type[S]) -> S:
+    """The channel's game state, refused politely unless the channel plays the game of `model`."""
+    game, state = await service_of(interaction).current(interaction.channel_id or 0)
+    if not isinstance(state, model):
+        if state is None:
+            raise RuleError("E_NOT_STARTED")
+        raise RuleError("E_OTHER_GAME", game=get(game.ruleset).title)
+    return state
+
+
+async def stale(interaction: discord.Interaction, state: GameState, seq: int) -> bool:
+    """A button offered at another moment of the game does nothing: say so privately (RISK-DIG-52)."""
+    if state.seq == seq:
+        return False
+    await reply(interaction, translate("button.stale", locale_of(interaction)), ephemeral=True)
+    return True
+
+
+def normalise(text: str) -> str:
+    return re.sub(r"[\s_\-.,:'’]+", " ", text.strip().lower()).strip()
+
+
+def choices(current: str, items: Iterable[tuple[str, str]]) -> list[app_commands.Choice[str]]:
+    """Autocomplete choices (name, value) matching what was typed: any case, the start of the name or of a word."""
+    key = normalise(current)
+    found = []
+    for name, value in items:
+        spelled = normalise(name)
+        if not key or spelled.startswith(key) or any(w.startswith(key) for w in spelled.split()):
+            found.append(app_commands.Choice(name=name[:100], value=value))
+    return found[:MAX_CHOICES]
+
+
 def chunks(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> list[str]:
     """Join lines into messages under Discord's length limit."""
     messages: list[str] = []
@@ -176,36 +214,57 @@ def ping(ruleset: Ruleset, state: GameState, decision: Decision, locale: str = "
     return translate("decision.ping", locale, player=who(decision.player, state), what=what)
 
 
-def outcome_lines(outcome: Outcome, lead: str | None = None, locale: str = "en") -> list[str]:
-    """What happened, then a ping for each seat that must decide next."""
-    lines = ([lead] if lead else []) + narrate(outcome)
+ROUND_EVENT = "round_started"
+"""Opens a game's automated round phases; they and their dice make one message, up to the next turn."""
+
+
+def sections(outcome: Outcome) -> list[list[str]]:
+    """The outcome's public lines, grouped so that each round's automated phases are one message of their own."""
+    groups: list[list[Event]] = [[]]
+    for event in outcome.events:
+        if event.type == ROUND_EVENT or (event.type == TURN_EVENT and groups[-1] and
+                                         groups[-1][0].type == ROUND_EVENT):
+            groups.append([])
+        groups[-1].append(event)
+    return [lines for group in groups if (lines := narrate(outcome, group))]
+
+
+def outcome_messages(outcome: Outcome, lead: str | None = None, locale: str = "en") -> list[str]:
+    """What happened (a round's automated phases in a message of their own), then a ping for each seat that
+    must decide next; every message within Discord's length limit."""
+    blocks = sections(outcome) or [[]]
+    blocks[0][:0] = [lead] if lead else []
     if outcome.state is not None and outcome.winners is None:
         seen: set[int] = set()
         for decision in outcome.pending:
             if decision.player not in seen:
                 seen.add(decision.player)
-                lines.append(ping(outcome.ruleset, outcome.state, decision, locale,
-                                  outcome.deadlines.get(decision.player)))
-    return lines
+                blocks[-1].append(ping(outcome.ruleset, outcome.state, decision, locale,
+                                       outcome.deadlines.get(decision.player)))
+    return [message for block in blocks for message in chunks(block)]
 
 
-BOARD_EVENTS = frozenset({"turn_started", "conquered", "game_won", "setup_finished"})
+BOARD_EVENTS = frozenset({TURN_EVENT, "conquered", "game_won", "game_over", "setup_finished"})
 """After these the board is posted again (RISK-DIG-39: after every turn and every conquest)."""
 
 
-async def board_file(service: GameService, outcome: Outcome, always: bool = False) -> list[discord.File]:
-    """The board picture as an attachment, when the outcome changed the board enough to show it."""
+async def board_post(service: GameService, outcome: Outcome, always: bool = False,
+                     locale: str = "en") -> tuple[list[discord.File], list[str]]:
+    """The board when the outcome changed it enough to show it: the picture as an attachment, or, for a game
+    without a picture, the text board as messages."""
     if outcome.state is None or not (always or any(e.type in BOARD_EVENTS for e in outcome.events)):
-        return []
+        return [], []
     png = await service.board(outcome.game, outcome.state)
-    return [discord.File(io.BytesIO(png), filename="board.png")] if png else []
+    if png:
+        return [discord.File(io.BytesIO(png), filename="board.png")], []
+    return [], chunks(outcome.ruleset.text_board(outcome.state, locale).splitlines())
 
 
 async def announce(channel: discord.abc.Messageable, outcome: Outcome, service: GameService,
                    lead: str | None = None, always_board: bool = False) -> None:
     """Post what happened, then ping whoever must decide next (RISK-ERR-3: successes are public)."""
-    messages = chunks(outcome_lines(outcome, lead))
-    files = await board_file(service, outcome, always_board)
+    files, text = await board_post(service, outcome, always_board)
+    messages = outcome_messages(outcome, lead) + text
     try:
         for index, message in enumerate(messages):
             last = index == len(messages) - 1
@@ -238,9 +297,9 @@ async def respond(interaction: discord.Interaction, outcome: Outcome, lead: str 
     if outcome.duplicate:
         await reply(interaction, translate("already_done", locale_of(interaction)), ephemeral=True)
         return
-    lines = outcome_lines(outcome, lead, locale_of(interaction))
-    messages = chunks(lines) or [translate("done", locale_of(interaction))]
-    files = await board_file(service_of(interaction), outcome)
+    locale = locale_of(interaction)
+    files, text = await board_post(service_of(interaction), outcome, locale=locale)
+    messages = (outcome_messages(outcome, lead, locale) or [translate("done", locale)]) + text
     for index, message in enumerate(messages):
         last = index == len(messages) - 1
         await reply(interaction, message, view=view if last else None, files=files if last else ())

@@ -31,6 +31,8 @@ from engine.core.i18n import translate
 from engine.games import get
 from engine.table import MAX_DEADLINE_HOURS, MAX_VACATION_DAYS, MIN_DEADLINE_HOURS, Lobby, winners_of
 
+OPTION_NAMES = {"setup_placement": "placement", "fortify_mode": "fortify"}
+"""Game option → the /game new option that sets it, where the names differ."""
 COLOURS = [app_commands.Choice(name=c.capitalize(), value=c)
            for c in ("red", "blue", "green", "yellow", "black", "pink")]
 
@@ -48,36 +50,49 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
     @app_commands.command(name="new", description="Open a new game in this channel; you become its host")
     @app_commands.describe(
         game="Which game to play",
-        mode="standard (3–6), secret_mission (3–6) or two_player (2 + a Neutral army)",
-        setup="claim territories in turn, or deal them at random",
-        placement="how the starting armies go out: one at a time, all at once per turn, or secret plans",
-        fortify="move between neighbours only, or along a chain of your own territories",
-        defender_dice="roll the most defence dice automatically, or let defenders choose",
-        mission_set="the 12 US missions, or 14 with the two European ones",
-        destroy_rule="a destroy mission completes whoever eliminates the target, or turns into 24 territories",
+        mode="Risk: standard (3–6), secret_mission (3–6) or two_player (2 + a Neutral army)",
+        setup="Risk: claim territories in turn, or deal them at random",
+        placement="Risk: how the starting armies go out: one at a time, all at once per turn, or secret plans",
+        fortify="Risk: move between neighbours only, or along a chain of your own territories",
+        defender_dice="Risk: roll the most defence dice automatically, or let defenders choose",
+        mission_set="Risk: the 12 US missions, or 14 with the two European ones",
+        destroy_rule="Risk: a destroy mission completes whoever eliminates the target, or turns into 24 territories",
+        turn_order="Wizard's Quest: roll for the first player every round, or keep the setup order",
+        decoy="Wizard's Quest: each player also has a decoy marker; only its hider knows which is which",
+        round_limit="Wizard's Quest: after this many rounds the most treasures wins (default: no limit)",
         timer="turn deadline in hours (default 24); 1 hour or less makes a live game",
         timeout_action="when a deadline passes: an AI stand-in plays, or the turn is completed automatically",
         absent_after="missed turns in a row before a seat is played by the AI until /game back (default 2)",
     )
     async def new(
-        self, interaction: discord.Interaction, game: Literal["risk"] = "risk",
-        mode: Literal["standard", "secret_mission", "two_player"] = "standard",
-        setup: Literal["claim", "random_deal"] = "claim",
-        placement: Literal["one_at_a_time", "bulk_sequential", "simultaneous"] = "one_at_a_time",
-        fortify: Literal["adjacent", "connected"] = "adjacent",
-        defender_dice: Literal["auto_max", "choose"] = "auto_max",
-        mission_set: Literal["us12", "euro14"] = "us12",
-        destroy_rule: Literal["anyone", "convert_24"] = "anyone",
+        self, interaction: discord.Interaction, game: Literal["risk", "wizards-quest"] = "risk",
+        mode: Literal["standard", "secret_mission", "two_player"] | None = None,
+        setup: Literal["claim", "random_deal"] | None = None,
+        placement: Literal["one_at_a_time", "bulk_sequential", "simultaneous"] | None = None,
+        fortify: Literal["adjacent", "connected"] | None = None,
+        defender_dice: Literal["auto_max", "choose"] | None = None,
+        mission_set: Literal["us12", "euro14"] | None = None,
+        destroy_rule: Literal["anyone", "convert_24"] | None = None,
+        turn_order: Literal["per_round", "fixed"] | None = None,
+        decoy: bool | None = None,
+        round_limit: app_commands.Range[int, 1, 500] | None = None,
         timer: app_commands.Range[float, 0.05, MAX_DEADLINE_HOURS] = 24.0,
         timeout_action: Literal["ai", "skip"] = "ai",
         absent_after: app_commands.Range[int, 1, 10] = 2,
     ) -> None:
-        options: dict[str, Any] = {"mode": mode, "setup": setup, "setup_placement": placement,
-                                   "fortify_mode": fortify, "defender_dice": defender_dice,
-                                   "mission_set": mission_set, "destroy_rule": destroy_rule,
-                                   "turn_timer_hours": timer, "timeout_action": timeout_action,
-                                   "absent_after": absent_after,
-                                   "defender_timeout_minutes": 1.0 if timer <= 1 else 60.0}  # ruling 10
+        per_game: dict[str, dict[str, Any]] = {
+            "risk": {"mode": mode, "setup": setup, "setup_placement": placement, "fortify_mode": fortify,
+                     "defender_dice": defender_dice, "mission_set": mission_set, "destroy_rule": destroy_rule},
+            "wizards-quest": {"turn_order": turn_order, "decoy": decoy, "round_limit": round_limit},
+        }
+        for other, given in per_game.items():
+            stray = next((name for name, value in given.items() if value is not None), None)
+            if other != game and stray is not None:
+                raise RuleError("E_OPTION_OTHER_GAME", option=OPTION_NAMES.get(stray, stray),
+                                game=get(other).title, chosen=get(game).title)
+        options: dict[str, Any] = {k: v for k, v in per_game[game].items() if v is not None}
+        options |= {"turn_timer_hours": timer, "timeout_action": timeout_action, "absent_after": absent_after,
+                    "defender_timeout_minutes": 1.0 if timer <= 1 else 60.0}  # ruling 10
         row = await service_of(interaction).new_game(interaction.channel_id or 0, interaction.guild_id,
                                                      seat_for(interaction.user), game, options)
         title = get(row.ruleset).title
@@ -296,8 +311,9 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
 
     @staticmethod
     def summary(options: dict[str, Any]) -> str:
-        shown = ("mode", "setup", "setup_placement", "fortify_mode", "defender_dice")
-        return ", ".join(f"{k}: {options[k]}" for k in shown if k in options)
+        shown = ("mode", "setup", "setup_placement", "fortify_mode", "defender_dice", "turn_order", "decoy",
+                 "round_limit")
+        return ", ".join(f"{k}: {options[k]}" for k in shown if options.get(k) is not None)
 
 
 

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import check_options, locale_of, refuse, reply, respond, service_of
+from cogs.common import MAX_CHOICES, check_options, game_state, locale_of, refuse, reply, respond, service_of, stale
 from cogs.guard import Guarded
 from engine.core.errors import RuleError
 from engine.core.i18n import translate
@@ -21,14 +21,10 @@ from engine.games.risk.state import NEUTRAL, Phase
 from engine.games.risk.text import mission_text
 
 BOARD = classic()
-MAX_CHOICES = 25
 
 
 async def risk_state(interaction: discord.Interaction) -> RiskState:
-    game, state = await service_of(interaction).current(interaction.channel_id or 0)
-    if game.ruleset != "risk" or not isinstance(state, RiskState):
-        raise RuleError("E_NO_GAME")
-    return state
+    return await game_state(interaction, RiskState)
 
 
 async def play(interaction: discord.Interaction, data: dict[str, Any], buttons: bool = True) -> None:
@@ -164,8 +160,7 @@ class RiskButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
                                                         view=None)
                 return
             state = await risk_state(interaction)
-            if self.verb != "resign" and state.seq != self.seq:  # RISK-DIG-52: stale or double clicks do nothing
-                await reply(interaction, translate("button.stale", locale_of(interaction)), ephemeral=True)
+            if self.verb != "resign" and await stale(interaction, state, self.seq):
                 return
             await play(interaction, self.action(state), buttons=self.verb != "resign")
         except RuleError as err:
@@ -389,8 +384,7 @@ class TradeSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
             state = await risk_state(interaction)
-            if state.seq != self.seq:
-                await reply(interaction, translate("button.stale", locale_of(interaction)), ephemeral=True)
+            if await stale(interaction, state, self.seq):
                 return
             await play(interaction, {"type": "trade", "cards": list(self.item.values), "bonus": self.bonus})
         except RuleError as err:

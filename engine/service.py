@@ -33,6 +33,7 @@ from engine.store import (
     TimerRow,
 )
 from engine.table import (
+    CLOCK_OPTIONS,
     MAX_DEADLINE_HOURS,
     MAX_VACATION_DAYS,
     MIN_DEADLINE_HOURS,
@@ -210,15 +211,16 @@ class GameService:
             ruleset = get(game)
         except KeyError as err:
             raise RuleError("E_UNKNOWN_GAME", game=game) from err
+        fields = ruleset.options_model.model_fields
+        own = {k: v for k, v in options.items() if k in fields or k not in CLOCK_OPTIONS}
         try:
-            validated = ruleset.options_model.model_validate(options)
+            chosen = ruleset.options_model.model_validate(own).model_dump(mode="json")
+            clock = Clock.from_options({**options, **chosen})
         except ValidationError as err:
             problem = err.errors()[0]
             raise RuleError("E_BAD_OPTION", option=".".join(str(p) for p in problem["loc"]),
                             problem=problem["msg"]) from err
-        chosen = validated.model_dump(mode="json")
-        lobby = Lobby(game=ruleset.name, options=chosen, seats=[host], ai_policy=ai_policy,
-                      clock=Clock.from_options(chosen))
+        lobby = Lobby(game=ruleset.name, options=chosen, seats=[host], ai_policy=ai_policy, clock=clock)
         async with self.lock(channel_id):
             try:
                 return await self.store.create_game(channel_id, guild_id, ruleset.name, host.id,

@@ -15,6 +15,10 @@ MAX_VACATION_DAYS = 14
 REMINDERS = (0.5, 0.9)
 """Reminders go out when these fractions of a deadline have passed (RISK-DIG-41: at 50% and 90%)."""
 
+CLOCK_OPTIONS = {"turn_timer_hours": "turn_hours", "defender_timeout_minutes": "reaction_minutes",
+                 "absent_after": "absent_after", "timeout_action": "timeout_action"}
+"""/game new option → Clock field. Every game takes them; a game whose options lack them keeps them in its clock."""
+
 
 class Clock(BaseModel):
     """How long a seat may take to decide, and what happens when it does not."""
@@ -29,9 +33,7 @@ class Clock(BaseModel):
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> Clock:
         """The clock a game's options ask for (Risk names them RISK-OPT-8 … OPT-11); defaults otherwise."""
-        names = {"turn_timer_hours": "turn_hours", "defender_timeout_minutes": "reaction_minutes",
-                 "absent_after": "absent_after", "timeout_action": "timeout_action"}
-        return cls.model_validate({ours: options[theirs] for theirs, ours in names.items() if theirs in options})
+        return cls.model_validate({ours: options[key] for key, ours in CLOCK_OPTIONS.items() if key in options})
 
     def seconds(self, decision: Decision, ruleset: Ruleset) -> float | None:
         """How long `decision` may take, or None when deadlines are off."""

@@ -5,14 +5,17 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
 from bot import GameMasterBot, Settings
+from engine.core.models import GameState
 from engine.core.rng import RngState
 from engine.games.risk import RiskState
 from tests.discord.harness import DispatchHarness, InteractionResult
+
+S = TypeVar("S", bound=GameState)
 
 
 @pytest.fixture
@@ -39,24 +42,27 @@ def refused(result: InteractionResult, text: str) -> None:
     assert text in result.content, result.content
 
 
-async def start_game(h: DispatchHarness, *names: str, **options: Any) -> list[dict[str, Any]]:
-    """Open, fill and start a Risk game with these members (the first is the host); returns the members."""
+async def start_game(h: DispatchHarness, *names: str, game: str = "risk", **options: Any) -> list[dict[str, Any]]:
+    """Open, fill and start a game with these members (the first is the host); returns the members.
+
+    A Risk game is dealt at random with bulk placement unless the options say otherwise.
+    """
     members = [h.add_member(n) for n in names]
-    opts = {"game": "risk", "setup": "random_deal", "placement": "bulk_sequential", **options}
-    await h.slash("game", "new", options=opts, user=members[0])
+    defaults = {"setup": "random_deal", "placement": "bulk_sequential"} if game == "risk" else {}
+    await h.slash("game", "new", options={"game": game, **defaults, **options}, user=members[0])
     for m in members[1:]:
         await h.slash("game", "join", user=m)
     await h.slash("game", "start", user=members[0])
     return members
 
 
-async def state_of(h: DispatchHarness) -> RiskState:
+async def state_of(h: DispatchHarness, model: type[S] = RiskState) -> S:  # type: ignore[assignment]
     _, state = await h.bot.service.current(channel_id(h))  # type: ignore[attr-defined]
-    assert isinstance(state, RiskState)
+    assert isinstance(state, model)
     return state
 
 
-async def put_state(h: DispatchHarness, state: RiskState, dice: list[int] | None = None) -> RiskState:
+async def put_state(h: DispatchHarness, state: S, dice: list[int] | None = None) -> S:
     """Replace the channel's game state (for a scenario), optionally forcing the next die faces."""
     if dice is not None:
         state = state.model_copy(update={"rng": RngState(state=state.rng.state, forced=dice)})

@@ -8,27 +8,24 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import sqlite3
 import time
 from pathlib import Path
 
 from engine.core.record import GameRecord, replay
-from engine.games.risk import RULESET
+from engine.games.risk import RULESET, RiskState
 from engine.games.risk.state import Phase
 from tests.discord.fakediscord import FakeDiscord
-from tests.e2e.test_risk_game import (
-    STARTUP_TIMEOUT_S,
-    TOKEN,
-    BotProcess,
-    Humans,
-    integrity,
-    read_game,
-)
+from tests.e2e.botprocess import STARTUP_TIMEOUT_S, TOKEN, BotProcess, bot_env, integrity, read_game
+from tests.e2e.test_risk_game import Humans
 
 ATTEMPTS = 4
 """Human turns on which to try to cut the AI seats off mid-run."""
 BUDGET_S = 120.0
+
+
+def state_of(db: Path) -> RiskState:
+    return read_game(db).parse(RiskState)
 
 
 def logged_record(db: Path) -> GameRecord:
@@ -50,9 +47,7 @@ async def test_crash_sigkill_in_the_middle_of_a_command(tmp_path: Path) -> None:
     async with FakeDiscord(token=TOKEN) as fake:
         alice = await fake.add_member("Alice")
         alice_id = int(alice["user"]["id"])
-        env = {**os.environ, **fake.env(), "DISCORD_TOKEN": TOKEN, "DATABASE_PATH": str(db), "LOG_LEVEL": "INFO",
-               "RATE_LIMIT_PER_MINUTE": "100000", "RATE_LIMIT_BURST": "1000"}
-        env.pop("DEV_GUILD_ID", None)
+        env = bot_env(fake.env(), db)
         bot = BotProcess(env, tmp_path)
         humans = Humans(fake, db, {alice_id: alice})
         try:
@@ -76,23 +71,23 @@ async def test_crash_sigkill_in_the_middle_of_a_command(tmp_path: Path) -> None:
                 before = humans.state.seq
                 await fake.slash("risk", "endturn", user=alice)
                 deadline = time.monotonic() + 10
-                while read_game(db).state.seq < before + 2 and time.monotonic() < deadline:
+                while state_of(db).seq < before + 2 and time.monotonic() < deadline:
                     await asyncio.sleep(0.001)
                 await bot.kill()
                 crashed = read_game(db)
                 assert integrity(db) == "ok"
                 # Exactly the committed actions: the saved state is the replay of the saved log.
                 replayed, _ = replay(RULESET, logged_record(db))
-                assert replayed.digest() == crashed.state.digest()
-                assert crashed.actions == crashed.state.seq
-                cut = RULESET.pending(crashed.state)[0].player != alice_id
+                assert replayed.digest() == crashed.parse(RiskState).digest()
+                assert crashed.actions == crashed.parse(RiskState).seq
+                cut = RULESET.pending(crashed.parse(RiskState))[0].player != alice_id
                 await bot.start()
                 await fake.wait_until_identified(count=bot.runs, timeout=STARTUP_TIMEOUT_S)
                 if cut:
-                    at = crashed.state.seq
-                    await fake.wait_until(lambda at=at: read_game(db).state.seq > at, STARTUP_TIMEOUT_S,
+                    at = crashed.parse(RiskState).seq
+                    await fake.wait_until(lambda at=at: state_of(db).seq > at, STARTUP_TIMEOUT_S,
                                           what="the AI seats resuming after the restart")
-                await fake.wait_until(lambda: RULESET.pending(read_game(db).state)[0].player == alice_id
+                await fake.wait_until(lambda: RULESET.pending(state_of(db))[0].player == alice_id
                                       or read_game(db).status != "running", STARTUP_TIMEOUT_S,
                                       what="Alice's next decision")
                 humans.refresh()
@@ -107,9 +102,9 @@ async def test_crash_sigkill_in_the_middle_of_a_command(tmp_path: Path) -> None:
             await fake.wait_until(lambda: read_game(db).status == "finished", BUDGET_S - (time.monotonic() - started),
                                   what="the end of the game")
             final = read_game(db)
-            assert final.status == "finished" and final.state.winner not in (None, alice_id)
+            assert final.status == "finished" and final.parse(RiskState).winner not in (None, alice_id)
             replayed, _ = replay(RULESET, logged_record(db))
-            assert replayed.digest() == final.state.digest()
+            assert replayed.digest() == final.parse(RiskState).digest()
         except BaseException:
             print(bot.logs())
             raise

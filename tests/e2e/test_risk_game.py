@@ -7,15 +7,9 @@ action and turns that action into the slash command or button a player would use
 
 from __future__ import annotations
 
-import asyncio
-import os
 import random
-import signal
-import sqlite3
-import sys
 import time
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
 from engine.games.risk import RULESET, RiskState
@@ -24,10 +18,16 @@ from engine.games.risk.state import Phase
 from tests.discord.fakeapi import InteractionRecord, SentMessage
 from tests.discord.fakediscord import FakeDiscord
 from tests.discord.payloads import STRING_SELECT, iter_components
-
-ROOT = Path(__file__).resolve().parents[2]
-BOT_SCRIPT = ROOT / "bot.py"
-TOKEN = "e2e-bot-token"
+from tests.e2e.botprocess import (
+    ERROR_MARK,
+    STARTUP_TIMEOUT_S,
+    TOKEN,
+    BotProcess,
+    GameSnapshot,
+    bot_env,
+    integrity,
+    read_game,
+)
 
 HUMAN_SEED = 53
 """Seed of the random source the baseline policy gets for the human seats."""
@@ -39,103 +39,8 @@ RESTART_AFTER = 40
 RESTART_LATEST = 3 * RESTART_AFTER
 """Restart by then even if no button is current."""
 STEP_TIMEOUT_S = 15.0
-STARTUP_TIMEOUT_S = 30.0
-STOP_TIMEOUT_S = 10.0
-
-ERROR_MARK = "⚠️"
 STALE_TEXT = "from an earlier moment of the game"
 SETUP_PHASES = (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.SETUP_PLACE_2P)
-
-
-# ------------------------------------------------------------------------------------------------ the bot process
-
-
-class BotProcess:
-    """`python bot.py` in its own OS process, its output in a log file per run."""
-
-    def __init__(self, env: dict[str, str], workdir: Path) -> None:
-        self.env = env
-        self.workdir = workdir
-        self.runs = 0
-        self.proc: asyncio.subprocess.Process | None = None
-
-    async def start(self) -> None:
-        """Start a new bot process (the previous one must be gone)."""
-        assert self.proc is None or self.proc.returncode is not None, "the previous bot process is still running"
-        self.runs += 1
-        with self.log(self.runs).open("wb") as out:
-            self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, str(BOT_SCRIPT), cwd=self.workdir, env=self.env,
-                stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=asyncio.subprocess.STDOUT,
-            )
-
-    def log(self, run: int) -> Path:
-        """The file holding the output of run number `run`."""
-        return self.workdir / f"bot{run}.log"
-
-    def logs(self) -> str:
-        """The output of every run so far."""
-        return "\n".join(f"--- bot run {n} ---\n{self.log(n).read_text(errors='replace')}"
-                         for n in range(1, self.runs + 1) if self.log(n).exists())
-
-    async def kill(self) -> None:
-        """SIGKILL: no chance to clean up, like a crash or a power cut."""
-        assert self.proc is not None and self.proc.returncode is None, "the bot process died by itself"
-        self.proc.kill()
-        await self.proc.wait()
-
-    async def stop(self) -> None:
-        """Ask the bot to stop (SIGINT, which discord.py turns into a clean close); kill it if it takes too long."""
-        proc = self.proc
-        if proc is None or proc.returncode is not None:
-            return
-        proc.send_signal(signal.SIGINT)
-        try:
-            await asyncio.wait_for(proc.wait(), STOP_TIMEOUT_S)
-        except TimeoutError:
-            proc.kill()
-            await proc.wait()
-
-
-# ------------------------------------------------------------------------------------------------ the database
-
-
-@dataclass(frozen=True)
-class GameSnapshot:
-    """The channel's game row as committed in the database, and how many actions its log holds."""
-
-    status: str
-    state_json: str | None
-    version: int
-    actions: int
-
-    @property
-    def state(self) -> RiskState:
-        assert self.state_json is not None, "the game has no state yet"
-        return RiskState.model_validate_json(self.state_json)
-
-
-def read_game(db: Path) -> GameSnapshot:
-    """Read the newest game and its action count in one read transaction, without writing anything."""
-    con = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True, timeout=5.0, isolation_level=None)
-    try:
-        con.execute("BEGIN")
-        row = con.execute("SELECT id, status, state, version FROM games ORDER BY id DESC LIMIT 1").fetchone()
-        assert row is not None, "the bot stored no game"
-        (count,) = con.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?", (row[0],)).fetchone()
-        con.execute("COMMIT")
-    finally:
-        con.close()
-    return GameSnapshot(status=row[1], state_json=row[2], version=row[3], actions=count)
-
-
-def integrity(db: Path) -> str:
-    """PRAGMA integrity_check of the database file."""
-    con = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True)
-    try:
-        return ", ".join(r[0] for r in con.execute("PRAGMA integrity_check").fetchall())
-    finally:
-        con.close()
 
 
 # ------------------------------------------------------------------------------------------------ the human seats
@@ -193,7 +98,7 @@ class Humans:
     @property
     def state(self) -> RiskState:
         assert self.snapshot is not None
-        return self.snapshot.state
+        return self.snapshot.parse(RiskState)
 
     # -- one decision
 
@@ -206,7 +111,7 @@ class Humans:
         assert pid in self.members, f"the bot left AI seat {pid} to decide {decisions[0].kind} at seq {before.seq}"
         action = self.policy.choose(before, pid, self.rng)
         record, attacked = await self.perform(before, pid, action)
-        after = self.refresh().state
+        after = self.refresh().parse(RiskState)
         assert after.seq > before.seq, f"{action!r} was answered but changed nothing"
         await self.collect_buttons(record, after, attacked)
 
@@ -295,14 +200,14 @@ class Humans:
                        if c.startswith(prefix)), None)
         assert button is not None and button.split(":")[2] == str(s.seq), f"no current button in {self.offered}"
         record, _ = await self.button(pid, button, label="button posted before the restart")
-        after = self.refresh().state
+        after = self.refresh().parse(RiskState)
         assert after.seq > s.seq, f"the pre-restart button {button} was answered but changed nothing"
         await self.collect_buttons(record, after, attacked=False)
 
     async def press_stale_button(self, custom_id: str) -> None:
         """A button from long ago: the bot must still answer, privately, that it is stale; nothing changes."""
         before = self.refresh()
-        pid = RULESET.pending(before.state)[0].player
+        pid = RULESET.pending(before.parse(RiskState))[0].player
         _, message = await self.button(pid, custom_id, public=False, label="stale button")
         assert STALE_TEXT in message.content, message.content
         assert self.refresh() == before
@@ -317,9 +222,7 @@ async def test_two_humans_and_an_ai_play_risk_to_the_end_across_a_restart(tmp_pa
     async with FakeDiscord(token=TOKEN) as fake:
         alice, bob = await fake.add_member("Alice"), await fake.add_member("Bob")
         members = {int(m["user"]["id"]): m for m in (alice, bob)}
-        env = {**os.environ, **fake.env(), "DISCORD_TOKEN": TOKEN, "DATABASE_PATH": str(db), "LOG_LEVEL": "INFO",
-               "RATE_LIMIT_PER_MINUTE": "100000", "RATE_LIMIT_BURST": "1000"}  # a script plays faster than people
-        env.pop("DEV_GUILD_ID", None)
+        env = bot_env(fake.env(), db)
         bot = BotProcess(env, tmp_path)
         humans = Humans(fake, db, members)
         try:
@@ -372,7 +275,7 @@ async def test_two_humans_and_an_ai_play_risk_to_the_end_across_a_restart(tmp_pa
             # Somebody won, and everybody was told.
             final = humans.snapshot
             assert final is not None and final.status == "finished"
-            state = final.state
+            state = final.parse(RiskState)
             assert state.phase is Phase.GAME_OVER and state.winner is not None
             assert RULESET.winners(state) == [state.winner]
             announcement = f"{state.name(state.winner)} wins"

@@ -65,13 +65,19 @@ class WizardsQuestRuleset:
         return state.active_ids()
 
     def ranking(self, state: GameState) -> list[int]:
-        """The winners, then survivors by treasures retrieved, locations and men, then the eliminated."""
+        """The winners, then survivors by treasures retrieved, locations and men, then the fallen by treasures.
+
+        Rebels are nobody's strength: a resigned player ranks among the fallen (WQ-LEAVE-3).
+        """
         assert isinstance(state, WQState)
         won = set(state.winners or [])
 
         def strength(pid: int) -> tuple[int, int, int]:
+            treasures = len([k for k in state.retrieved.get(pid, []) if k != "decoy"])
+            if pid not in state.active_ids():
+                return treasures, 0, 0
             held = state.locations_of(pid)
-            return len(state.retrieved.get(pid, [])), len(held), sum(state.men.get(loc, 0) for loc in held)
+            return treasures, len(held), sum(state.pieces(loc) for loc in held)
 
         order = sorted(state.players, key=lambda p: (p.id not in won, p.status != "active",
                                                      tuple(-x for x in strength(p.id))))

@@ -147,9 +147,22 @@ class End(Action):
     type: Literal["end"] = "end"
 
 
+class Resign(Action):
+    """The acting seat leaves the game for good; its pieces stay as rebels (WQ-LEAVE-1)."""
+
+    type: Literal["resign"] = "resign"
+
+
+class Remove(Action):
+    """The host removes (kicks) `target`, as a resignation; the bot checks who may do this (WQ-LEAVE-1)."""
+
+    type: Literal["remove"] = "remove"
+    target: int
+
+
 WQAction = Annotated[
     ChooseCastle | Claim | Hide | Place | Buy | Draw | Play | Done | Declare | FreeAttack | Aid | Roll | Stop
-    | Cancel | Capture | ChooseRegion | MoveMage | End,
+    | Cancel | Capture | ChooseRegion | MoveMage | End | Resign | Remove,
     Field(discriminator="type"),
 ]
 ACTION_ADAPTER: TypeAdapter[WQAction] = TypeAdapter(WQAction)

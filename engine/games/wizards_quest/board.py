@@ -80,7 +80,7 @@ def defence(s: WQState, d: WQData, a: Attack, attacker_leader: Leader | None) ->
     m = p.modifiers
     if a.beast is not None:
         value = p.defence.dragon if a.beast == "dragon" else p.defence.mage
-    elif a.target in s.owner:
+    elif a.target in s.owner and not s.rebels_at(a.target):
         value = p.defence.player + (m.defender_leader if s.leader_at(a.target) else 0)
     else:
         value = p.defence.orcs

@@ -317,6 +317,15 @@ class Eliminated(Event):
     player: int
 
 
+class PlayerLeft(Event):
+    """A player resigned, or the host removed them (`removed_by`); `rebels` are the pieces left behind."""
+
+    type: Literal["player_left"] = "player_left"
+    player: int
+    removed_by: int | None = None
+    rebels: dict[str, int] = Field(default_factory=dict)
+
+
 class TurnEnded(Event):
     type: Literal["turn_ended"] = "turn_ended"
     player: int
@@ -333,7 +342,7 @@ WQEvent = Annotated[
     | RoundStarted | OrcGrowth | Frenzy | DragonLanded | MageMoved | TurnStarted | CardDrawn | CardReceived
     | DeckReshuffled | CardPlayed | PoolChanged | OrcsRemoved | OrcUprising | Plague | EffectSet | Marched
     | Reinforcements | AttackDeclared | LeaderMoved | Aided | Battle | AttackEnded | Captured | BeastBeaten
-    | TreasureRetrieved | Eliminated | TurnEnded | GameOver,
+    | TreasureRetrieved | Eliminated | PlayerLeft | TurnEnded | GameOver,
     Field(discriminator="type"),
 ]
 EVENT_ADAPTER: TypeAdapter[WQEvent] = TypeAdapter(WQEvent)

@@ -64,3 +64,21 @@ def label(loc: str, data: WQData | None = None) -> str:
     d = data or standard()
     name = d.map.castle_name.get(loc)
     return f"{loc} {name}" if name else loc
+
+
+_PLACEMENT = re.compile(r"\s*([^\s,:=]+)\s*[:=]\s*(\d+)\s*,?")
+
+
+def parse_placements(text: str) -> dict[str, int]:
+    """Placements written `3.2:4 C7:3` (or `3.2=4, c7:3`) → {"3.2": 4, "C7": 3}; RuleError E_PLACEMENTS."""
+    found: dict[str, int] = {}
+    at = 0
+    while at < len(text.rstrip()):
+        match = _PLACEMENT.match(text, at)
+        if match is None:
+            raise RuleError("E_PLACEMENTS", text=text.strip())
+        found[match[1]] = found.get(match[1], 0) + int(match[2])
+        at = match.end()
+    if not found:
+        raise RuleError("E_PLACEMENTS", text=text.strip())
+    return found

@@ -103,9 +103,18 @@ class Apply:
         if s.phase is Phase.GAME_OVER:
             raise RuleError("WQ_VAL_40", winner=", ".join(s.name(w) for w in s.winners or []) or "nobody",
                             n=s.round)
+        if isinstance(a, A.Remove):  # the bot has checked that the actor is the host or a moderator
+            target = s.player(a.target)
+            if target is None or target.status != "active":
+                raise RuleError("E_NOT_PLAYER_TARGET", player=s.name(a.target))
+            self.leave(a.target, a.player)
+            return
         me = s.player(a.player)
         if me is None or me.status != "active":
             raise RuleError("WQ_VAL_1_SEAT")
+        if isinstance(a, A.Resign):
+            self.leave(a.player, None)
+            return
         if a.player != s.current:
             raise RuleError("WQ_VAL_1", player=s.name(s.current), step=f"@wq.step.{s.phase.value}")
         kind = a.type
@@ -141,10 +150,15 @@ class Apply:
         s.owner[c] = a.player
         s.men[c] = self.p.castle_men
         self.emit(E.CastleChosen(player=a.player, castle=c, men=self.p.castle_men))
+        self.next_castle(a.player)
+
+    def next_castle(self, after: int) -> None:
+        """The next seat still in the game chooses a castle; after the last one, the setup orcs (WQ-SET-3/4)."""
+        s = self.s
         cycle = seat_cycle(s, s.setup_leader)
-        following = cycle.index(a.player) + 1
-        if following < len(cycle):
-            s.current = cycle[following]
+        later = [p for p in cycle[cycle.index(after) + 1:] if s.player(p).status == "active"]  # type: ignore[union-attr]
+        if later:
+            s.current = later[0]
             return
         free = [c for c in self.m.castles if c not in s.owner]
         for c in free:
@@ -163,7 +177,7 @@ class Apply:
             s.orcs[where] = self.p.setup_orcs_each
         self.emit(E.OrcsPlaced(locations=rolled, orcs=self.p.setup_orcs_each, rolls=dice))
         s.phase = Phase.SETUP_CLAIM
-        s.current = s.setup_leader
+        s.current = self.next_seat(s.setup_leader, including=True)
 
     def empty_territories(self) -> list[str]:
         return [t for t in self.m.territories if not B.occupied(self.s, t)]
@@ -176,8 +190,19 @@ class Apply:
         s.owner[t] = a.player
         s.men[t] = 1
         self.emit(E.Claimed(player=a.player, territory=t))
+        self.next_claim(a.player)
+
+    def next_seat(self, after: int, including: bool = False) -> int:
+        """The next seat still in the game to the left of `after` (or `after` itself, with `including`)."""
+        cycle = seat_cycle(self.s, after)
+        return next(p for p in (cycle if including else cycle[1:] + cycle[:1])
+                    if self.s.player(p).status == "active")  # type: ignore[union-attr]
+
+    def next_claim(self, after: int) -> None:
+        """The next seat claims, or, with no empty territory left, the hiding starts (WQ-SET-5/7)."""
+        s = self.s
         if self.empty_territories():
-            s.current = seat_cycle(s, a.player)[1]
+            s.current = self.next_seat(after)
             return
         s.phase = Phase.SETUP_HIDE
         s.current = s.setup_leader
@@ -308,8 +333,8 @@ class Apply:
         for source in [loc for loc in self.m.ids if s.orcs.get(loc, 0) == self.p.frenzy_at]:
             if s.orcs.get(source, 0) < 2:
                 continue
-            target = next((n for n in self.m.neighbours[source] if n in s.owner and not B.is_protected(s, self.d, n)
-                           and not B.has_hero(s, n) and s.dragon != n), None)
+            target = next((n for n in self.m.neighbours[source] if n in s.owner and not s.rebels_at(n)
+                           and not B.is_protected(s, self.d, n) and not B.has_hero(s, n) and s.dragon != n), None)
             if target is not None:
                 self.frenzy(source, target)
                 self.check_players()
@@ -376,7 +401,7 @@ class Apply:
         added = 0
         if to in s.owner:
             holder = s.owner[to]
-            added = self.p.prosper_men
+            added = 0 if s.rebels_at(to) else self.p.prosper_men  # rebels never grow (WQ-LEAVE-2)
             s.men[to] = s.men.get(to, 0) + added
         elif s.orcs.get(to, 0) > 0:
             holder = ORCS
@@ -477,11 +502,61 @@ class Apply:
                 s.boats[p.id] = []
                 s.treasures = [t for t in s.treasures if t.owner != p.id]
                 self.emit(E.Eliminated(player=p.id))
-        active = s.active_ids()
+        self.check_survivors()
+
+    def check_survivors(self) -> None:
+        """A last player left wins; nobody left ends the game without a winner (WQ-END-2/3)."""
+        active = self.s.active_ids()
         if len(active) == 1:
             self.game_over(active, "last_standing")
         elif not active:
             self.game_over([], "no_one_left")
+
+    # ------------------------------------------------------------------ leaving the game (WQ-LEAVE-*)
+
+    def leave(self, pid: int, removed_by: int | None) -> None:
+        """Resignation or removal: the pieces stay as rebels, cards go to the discard, treasures are removed."""
+        s = self.s
+        for leaders in (s.hero, s.sorcerer):
+            if pid in leaders:
+                where = leaders.pop(pid)
+                s.men[where] = s.men.get(where, 0) + 1
+        rebels = {loc: s.men[loc] for loc in self.m.ids if s.owner.get(loc) == pid}
+        s.players = [p.model_copy(update={"status": "resigned"}) if p.id == pid else p for p in s.players]
+        was_current = s.current == pid
+        if was_current and s.attack is not None and s.attack.boat is not None:
+            s.discard.append(s.attack.boat)
+        s.discard.extend(s.hands.get(pid, []) + s.boats.get(pid, []))
+        s.hands[pid] = []
+        s.boats[pid] = []
+        s.setup_left.pop(pid, None)
+        kept = []
+        for t in s.treasures:
+            if t.owner == pid:
+                continue
+            if t.hider == pid and t.location is None:
+                heirs = [p for p in seat_cycle(s, pid) if s.player(p).status == "active"  # type: ignore[union-attr]
+                         and p != t.owner]
+                if not heirs:
+                    continue
+                t = t.model_copy(update={"hider": heirs[0]})
+            kept.append(t)
+        s.treasures = kept
+        self.emit(E.PlayerLeft(player=pid, removed_by=removed_by, rebels=rebels))
+        self.check_survivors()
+        if self.over() or not was_current:
+            return
+        if s.phase is Phase.SETUP_CASTLE:
+            self.next_castle(pid)
+        elif s.phase is Phase.SETUP_CLAIM:
+            self.next_claim(pid)
+        elif s.phase is Phase.SETUP_HIDE:
+            self.next_hider()
+        elif s.phase is Phase.SETUP_DEPLOY:
+            s.pool = 0
+            self.next_batch()
+        else:
+            self.end_turn()
 
     def game_over(self, winners: list[int], reason: str) -> None:
         s = self.s

@@ -45,7 +45,8 @@ class WQPlayer(BaseModel):
     name: str
     colour: str
     ai: bool = False
-    status: Literal["active", "eliminated"] = "active"
+    status: Literal["active", "eliminated", "resigned"] = "active"
+    """`resigned` covers removal by the host too; a resigned player's pieces are rebels (WQ-LEAVE-2)."""
 
 
 class Treasure(BaseModel):
@@ -175,6 +176,11 @@ class WQState(GameState):
 
     def active_ids(self) -> list[int]:
         return [p.id for p in self.players if p.status == "active"]
+
+    def rebels_at(self, loc: str) -> bool:
+        """`loc` is held by the rebels a resigned player left behind (WQ-LEAVE-2)."""
+        p = self.player(self.owner.get(loc))
+        return p is not None and p.status == "resigned"
 
     def leader_at(self, loc: str) -> Leader | None:
         """The leader standing in `loc`, if any (a location holds at most one, WQ-DEF-3)."""

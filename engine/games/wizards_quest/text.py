@@ -12,7 +12,13 @@ from engine.games.wizards_quest.state import ORCS, Phase, WQState
 
 
 def _who(s: WQState, pid: int | None, locale: str) -> str:
-    return translate("wq.orcs", locale) if pid == ORCS else s.name(pid)
+    """A player's name, "the orcs", or the rebels a resigned player left behind (WQ-LEAVE-2)."""
+    if pid == ORCS:
+        return translate("wq.orcs", locale)
+    p = s.player(pid)
+    if p is not None and p.status == "resigned":
+        return translate("wq.rebels", locale, player=p.name)
+    return s.name(pid)
 
 
 def _dice(faces: list[int]) -> str:
@@ -80,6 +86,8 @@ def narrate(event: Event, s: WQState, d: WQData, locale: str = "en") -> str | No
             region = d.map.region[event.region].name
             if event.holder is None:
                 return base + " " + tr(".empty", region=region, r=event.region)
+            if event.holder != ORCS and event.added == 0:
+                return base + " " + tr(".rebels", who=_who(s, event.holder, locale), region=region, r=event.region)
             return base + " " + tr(".prospers", who=_who(s, event.holder, locale), n=event.added, region=region,
                                    r=event.region)
         case E.TurnStarted():
@@ -139,6 +147,9 @@ def narrate(event: Event, s: WQState, d: WQData, locale: str = "en") -> str | No
         case E.TreasureRetrieved():
             return tr("", player=s.name(event.player), kind=f"@wq.treasure.{event.kind}", territory=event.territory,
                       n=event.total)
+        case E.PlayerLeft():
+            return tr(".removed" if event.removed_by is not None else "", player=s.name(event.player),
+                      n=sum(event.rebels.values()))
         case E.Eliminated() | E.TurnEnded():
             return tr("", player=s.name(event.player))
         case E.GameOver():
@@ -161,7 +172,10 @@ def text_board(s: WQState, d: WQData, locale: str = "en") -> str:
         key = "wq.text.region_protected" if r.id == protected else "wq.text.region"
         lines.append(translate(key, locale, r=r.id, name=r.name))
         for loc in d.map.members[r.id]:
-            if loc in s.owner:
+            if s.rebels_at(loc):
+                text = translate("wq.text.rebels", locale, loc=label(loc, d), who=_who(s, s.owner[loc], locale),
+                                 men=s.men.get(loc, 0))
+            elif loc in s.owner:
                 leader = s.leader_at(loc)
                 text = translate("wq.text.held", locale, loc=label(loc, d), player=s.name(s.owner[loc]),
                                  men=s.men.get(loc, 0),

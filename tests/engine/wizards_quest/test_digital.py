@@ -8,7 +8,7 @@ import pytest
 from engine.core.errors import RuleError
 from engine.games.wizards_quest import RULESET
 from engine.games.wizards_quest.actions import ACTION_ADAPTER
-from engine.games.wizards_quest.names import matches, resolve
+from engine.games.wizards_quest.names import matches, parse_placements, resolve
 from engine.games.wizards_quest.state import Attack, Phase, Todo, Turn
 from tests.engine.wizards_quest.helpers import P1, P2, P3, of_type, play, position, rejects
 
@@ -118,3 +118,13 @@ def test_orcs_are_unlimited_overall() -> None:
     s, events = play(s, ("end", P2), dice=[1, 2, 1, 3, 6, 2, 5, 5, 5, 5, 6, 1], all_dice=False)
     assert sum(s.orcs.values()) >= sum(crowd.values()) + 2 - 10
     assert of_type(events, "orc_growth")[0].after == 4
+
+
+@pytest.mark.rule("WQ-DIG-3")
+def test_several_placements_are_written_location_colon_count() -> None:
+    assert parse_placements("3.2:4 C7:3") == {"3.2": 4, "C7": 3}
+    assert parse_placements(" 3-2 = 1, c7:2, 3-2:2 ") == {"3-2": 3, "c7": 2}
+    for garbage in ("lots please", "3.2:4 C7", "", "3.2:-1"):
+        with pytest.raises(RuleError) as info:
+            parse_placements(garbage)
+        assert info.value.code == "E_PLACEMENTS" and "3.2:4 C7:3" in info.value.message

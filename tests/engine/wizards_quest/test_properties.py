@@ -35,7 +35,9 @@ def check_invariants(s: WQState, before: WQState | None) -> None:
         assert not B.is_protected(s, DATA, s.attack.target), "no attack into the protected region"
     for p in s.players:
         if p.status != "active":
-            assert p.id not in s.owner.values() and not s.hands[p.id] and not s.boats[p.id]
+            assert not s.hands[p.id] and not s.boats[p.id] and p.id not in s.hero and p.id not in s.sorcerer
+            assert p.status == "resigned" or p.id not in s.owner.values(), "only a resigned player leaves rebels"
+            assert not any(t.owner == p.id for t in s.treasures), "a fallen player's treasures are removed"
     decisions = RULESET.pending(s)
     if s.phase is Phase.GAME_OVER:
         assert decisions == [] and s.winners is not None

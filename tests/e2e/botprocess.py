@@ -1,0 +1,123 @@
+"""What every end-to-end game test shares: the unmodified `python bot.py` as a subprocess, and a read-only look
+at its SQLite file."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+from engine.core.models import GameState
+
+ROOT = Path(__file__).resolve().parents[2]
+BOT_SCRIPT = ROOT / "bot.py"
+TOKEN = "e2e-bot-token"
+STARTUP_TIMEOUT_S = 30.0
+STOP_TIMEOUT_S = 10.0
+ERROR_MARK = "⚠️"
+
+S = TypeVar("S", bound=GameState)
+
+
+# ------------------------------------------------------------------------------------------------ the bot process
+
+
+class BotProcess:
+    """`python bot.py` in its own OS process, its output in a log file per run."""
+
+    def __init__(self, env: dict[str, str], workdir: Path) -> None:
+        self.env = env
+        self.workdir = workdir
+        self.runs = 0
+        self.proc: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> None:
+        """Start a new bot process (the previous one must be gone)."""
+        assert self.proc is None or self.proc.returncode is not None, "the previous bot process is still running"
+        self.runs += 1
+        with self.log(self.runs).open("wb") as out:
+            self.proc = await asyncio.create_subprocess_exec(
+                sys.executable, str(BOT_SCRIPT), cwd=self.workdir, env=self.env,
+                stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=asyncio.subprocess.STDOUT,
+            )
+
+    def log(self, run: int) -> Path:
+        """The file holding the output of run number `run`."""
+        return self.workdir / f"bot{run}.log"
+
+    def logs(self) -> str:
+        """The output of every run so far."""
+        return "\n".join(f"--- bot run {n} ---\n{self.log(n).read_text(errors='replace')}"
+                         for n in range(1, self.runs + 1) if self.log(n).exists())
+
+    async def kill(self) -> None:
+        """SIGKILL: no chance to clean up, like a crash or a power cut."""
+        assert self.proc is not None and self.proc.returncode is None, "the bot process died by itself"
+        self.proc.kill()
+        await self.proc.wait()
+
+    async def stop(self) -> None:
+        """Ask the bot to stop (SIGINT, which discord.py turns into a clean close); kill it if it takes too long."""
+        proc = self.proc
+        if proc is None or proc.returncode is not None:
+            return
+        proc.send_signal(signal.SIGINT)
+        try:
+            await asyncio.wait_for(proc.wait(), STOP_TIMEOUT_S)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+
+
+# ------------------------------------------------------------------------------------------------ the database
+
+
+@dataclass(frozen=True)
+class GameSnapshot:
+    """The channel's game row as committed in the database, and how many actions its log holds."""
+
+    status: str
+    state_json: str | None
+    version: int
+    actions: int
+
+    def parse(self, model: type[S]) -> S:
+        """The state as the game's own model."""
+        assert self.state_json is not None, "the game has no state yet"
+        return model.model_validate_json(self.state_json)
+
+
+def bot_env(fake_env: dict[str, str], db: Path) -> dict[str, str]:
+    """The environment `python bot.py` gets: the fake Discord, the database, and limits a script can live with."""
+    env = {**os.environ, **fake_env, "DISCORD_TOKEN": TOKEN, "DATABASE_PATH": str(db), "LOG_LEVEL": "INFO",
+           "RATE_LIMIT_PER_MINUTE": "100000", "RATE_LIMIT_BURST": "1000"}  # a script plays faster than people
+    env.pop("DEV_GUILD_ID", None)
+    return env
+
+
+def read_game(db: Path) -> GameSnapshot:
+    """Read the newest game and its action count in one read transaction, without writing anything."""
+    con = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True, timeout=5.0, isolation_level=None)
+    try:
+        con.execute("BEGIN")
+        row = con.execute("SELECT id, status, state, version FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        assert row is not None, "the bot stored no game"
+        (count,) = con.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?", (row[0],)).fetchone()
+        con.execute("COMMIT")
+    finally:
+        con.close()
+    return GameSnapshot(status=row[1], state_json=row[2], version=row[3], actions=count)
+
+
+def integrity(db: Path) -> str:
+    """PRAGMA integrity_check of the database file."""
+    con = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True)
+    try:
+        return ", ".join(r[0] for r in con.execute("PRAGMA integrity_check").fetchall())
+    finally:
+        con.close()
