@@ -167,9 +167,10 @@ class _Apply:
 
     def finish(self) -> None:
         """Count the action and store the dice's new state."""
-        self.set(seq=self.s.seq + 1)
-        if self._rng is not None:
-            self.set(rng=self._rng.export())
+        if self._rng is None:
+            self.set(seq=self.s.seq + 1)
+        else:
+            self.set(seq=self.s.seq + 1, rng=self._rng.export())
 
     def tname(self, t: str) -> str:
         return self.b.territory[t].name
@@ -222,7 +223,7 @@ class _Apply:
             self.leave(a.player, None)
         elif isinstance(a, A.Defend):
             self.defend(a)
-        elif (isinstance(a, A.Place | A.Deploy) and s.phase is Phase.SETUP_PLACE
+        elif (isinstance(a, (A.Place, A.Deploy)) and s.phase is Phase.SETUP_PLACE
               and s.options.setup_placement == "simultaneous"):
             self.plan(a)  # everyone plans at once: no turn to wait for (RISK-SET-27)
         else:
@@ -575,12 +576,14 @@ class _Apply:
                                        defender=chooser, move=a.move))
             self.emit(E.AttackDeclared, player=a.player, source=source, target=target, dice=dice, defender=chooser)
             return
+        once = a.until == "once"
+        armies = s.armies
         while True:
-            used = min(dice, 3, s.armies[source] - 1)
-            defence = self.defence_dice(chooser, target, a.until == "conquer")
-            if self.fight(source, target, used, defence, a.move) or a.until == "once":
+            used = min(dice, armies[source] - 1)
+            defence = self.defence_dice(chooser, target, not once)
+            if self.fight(source, target, used, defence, a.move) or once:
                 return
-            if s.armies[source] <= a.keep or s.armies[source] < 2:  # RISK-ATK-22, RISK-ATK-23
+            if armies[source] <= a.keep or armies[source] < 2:  # RISK-ATK-22, RISK-ATK-23
                 return
 
     def defence_chooser(self, defender: int) -> int | None:
@@ -605,11 +608,9 @@ class _Apply:
         """Roll one battle; True when it conquered the target. `move` pre-answers the move-in."""
         s = self.s
         armies = s.armies
-        rng = self.rng
-        att = rng.dice(att_n)
-        dfn = rng.dice(def_n)
-        att.sort(reverse=True)
-        dfn.sort(reverse=True)
+        rolls = self.rng.dice(att_n + def_n)  # the attacker's dice are rolled first
+        att = sorted(rolls[:att_n], reverse=True)
+        dfn = sorted(rolls[att_n:], reverse=True)
         att_loss, def_loss = sorted_battle(att, dfn)
         armies[source] -= att_loss
         armies[target] -= def_loss
@@ -624,12 +625,16 @@ class _Apply:
         s.owner[target] = attacker
         self.emit(E.Conquered, player=attacker, source=source, target=target, previous_owner=defender)
         most = armies[source] - 1
-        self.set(conquered_this_turn=True, interrupt=trusted(
-            Interrupt, kind="occupy", source=source, target=target, dice=att_n, min=att_n, max=most, defender=defender))
         if att_n == most:  # RISK-CONQ-4: min = max moves by itself
-            self.occupy(att_n)
+            self.set(conquered_this_turn=True)
+            self.move_in(source, target, defender, att_n)
         elif move is not None:  # chosen with the attack, so the move-in needs no prompt
-            self.occupy(att_n if move == "min" else most)
+            self.set(conquered_this_turn=True)
+            self.move_in(source, target, defender, att_n if move == "min" else most)
+        else:
+            self.set(conquered_this_turn=True, interrupt=trusted(
+                Interrupt, kind="occupy", source=source, target=target, dice=att_n, min=att_n, max=most,
+                defender=defender))
         return True
 
     def defend(self, a: A.Defend) -> None:
@@ -659,15 +664,18 @@ class _Apply:
         self.occupy(n)
 
     def occupy(self, n: int) -> None:
+        """Answer the pending move-in."""
+        i = self.s.interrupt
+        assert i is not None and i.source is not None and i.target is not None and i.defender is not None
+        self.move_in(i.source, i.target, i.defender, n)
+
+    def move_in(self, source: str, target: str, loser: int, n: int) -> None:
         """Move in, then elimination → victory → cards → forced trades (§7 ruling 15)."""
         s = self.s
-        i = s.interrupt
-        assert i is not None and i.source is not None and i.target is not None and i.defender is not None
-        s.armies[i.source] -= n
-        s.armies[i.target] = n
+        s.armies[source] -= n
+        s.armies[target] = n
         self.set(interrupt=None)
-        self.emit(E.Moved, player=s.current, source=i.source, target=i.target, count=n, kind="occupy")
-        loser = i.defender
+        self.emit(E.Moved, player=s.current, source=source, target=target, count=n, kind="occupy")
         if loser == NEUTRAL or loser in s.owner.values():
             self.check_victory()
             return
