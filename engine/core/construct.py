@@ -39,12 +39,15 @@ def trusted(cls: type[M], /, **values: Any) -> M:
     `model_fields_set` naming the given fields. The caller must pass exact types (list, not tuple)
     and containers that nothing else holds.
     """
-    base, factories = _TEMPLATES.get(cls) or _template(cls)
-    data = base.copy()
-    data.update(values)
-    for name, factory in factories:
-        if name not in values:
-            data[name] = factory()
+    try:
+        base, factories = _TEMPLATES[cls]
+    except KeyError:
+        base, factories = _template(cls)
+    data = {**base, **values}
+    if factories:
+        for name, factory in factories:
+            if name not in values:
+                data[name] = factory()
     obj = _new(cls)
     _set_dict(obj, data)
     _set_fields_set(obj, set(values))

@@ -85,30 +85,31 @@ class RiskRuleset:
 def pending(s: RiskState) -> list[Decision]:
     """Who must decide what next (RISK-DIG-9 … DIG-13); built with `trusted`, as it runs before every action."""
     i = s.interrupt
-    if s.phase is Phase.GAME_OVER:
+    phase = s.phase
+    if phase is Phase.GAME_OVER:
         return []
     if i is not None:
         detail: dict[str, Any] = {"source": i.source, "target": i.target, "min": i.min, "max": i.max,
                                   "dice": i.dice, "pool": s.pool}
         who = i.defender if i.kind == "defend" else s.current
         return [trusted(Decision, player=who or s.current, kind=i.kind, detail=detail)]
-    if s.phase is Phase.SETUP_PLACE and s.options.setup_placement == "simultaneous":
+    if phase is Phase.ATTACK or phase is Phase.FORTIFY:
+        return [trusted(Decision, player=s.current, kind=phase.value)]
+    if phase is Phase.REINFORCE:
+        hand = len(s.hands[s.current])
+        return [trusted(Decision, player=s.current, kind="trade" if hand >= 5 else "reinforce",
+                        detail={"pool": s.pool, "hand": hand})]
+    if phase is Phase.SETUP_PLACE and s.options.setup_placement == "simultaneous":
         planned = {p: sum(s.plans.get(p, {}).values()) for p in s.active_ids()}
         return [trusted(Decision, player=p, kind="plan", detail={"armies": s.setup_left.get(p, 0) - planned[p]})
                 for p in s.active_ids() if s.setup_left.get(p, 0) > planned[p]]
-    if s.phase is Phase.SETUP_CLAIM:
+    if phase is Phase.SETUP_CLAIM:
         return [trusted(Decision, player=s.current, kind="claim", detail={"unclaimed": 42 - len(s.owner)})]
-    if s.phase is Phase.SETUP_PLACE:
+    if phase is Phase.SETUP_PLACE:
         return [trusted(Decision, player=s.current, kind="setup_place", detail={"armies": s.setup_left[s.current]})]
-    if s.phase is Phase.SETUP_PLACE_2P:
-        return [trusted(Decision, player=s.current, kind="setup_place_2p",
-                        detail={"own": min(2 - s.setup_own_placed, s.setup_left[s.current]),
-                                "neutral": int(not s.setup_neutral_placed and s.setup_left.get(NEUTRAL, 0) > 0)})]
-    if s.phase is Phase.REINFORCE:
-        kind = "trade" if len(s.hands[s.current]) >= 5 else "reinforce"
-        hand = len(s.hands[s.current])
-        return [trusted(Decision, player=s.current, kind=kind, detail={"pool": s.pool, "hand": hand})]
-    return [trusted(Decision, player=s.current, kind=s.phase.value)]
+    return [trusted(Decision, player=s.current, kind="setup_place_2p",  # the one phase left: SETUP_PLACE_2P
+                    detail={"own": min(2 - s.setup_own_placed, s.setup_left[s.current]),
+                            "neutral": int(not s.setup_neutral_placed and s.setup_left.get(NEUTRAL, 0) > 0)})]
 
 
 RULESET = RiskRuleset()

@@ -26,6 +26,8 @@ LEGAL: dict[Phase, tuple[str, ...]] = {
     Phase.FORTIFY: ("fortify", "end_turn"),
 }
 LEAVING = ("attack", "end_attack", "fortify", "end_turn")
+HAND_LIMITED = ("place", *LEAVING)
+"""What a player holding five or more cards may not do before trading (RISK-CARD-14)."""
 
 
 _COPIES: dict[str, Callable[[Any], Any]] = {
@@ -133,10 +135,14 @@ def mission_complete(board: RiskMap, s: RiskState, pid: int) -> bool:
 class _Apply:
     """One application of one action to a private copy of the state."""
 
+    __slots__ = ("_rng", "b", "emit", "events", "owned", "s", "set")
+
     def __init__(self, state: RiskState, board: RiskMap) -> None:
         self.s = clone(state)
         self.b = board
         self.events: list[Event] = []
+        self.emit = self.events.append  # events are built with `trusted`: their fields come from the rules
+        self.set = self.s.__dict__.update  # writes fields past pydantic's __setattr__, costly on these hot paths
         self.owned: set[str] = set()
         self._rng: Rng | None = None
 
@@ -149,10 +155,6 @@ class _Apply:
             self._rng = Rng(self.s.rng)
         return self._rng
 
-    def set(self, **changes: Any) -> None:
-        """Write fields of the private copy, past pydantic's `__setattr__` (costly on these hot paths)."""
-        self.s.__dict__.update(changes)
-
     def own(self, field: str) -> Any:
         """The container `field` of the private copy, copied on first write so `state` is never touched."""
         data = self.s.__dict__
@@ -160,10 +162,6 @@ class _Apply:
             self.owned.add(field)
             data[field] = _COPIES[field](data[field])
         return data[field]
-
-    def emit(self, kind: type[Event], /, **fields: Any) -> None:
-        """Record an event; its fields come from the rules, so pydantic need not check them again."""
-        self.events.append(trusted(kind, **fields))
 
     def finish(self) -> None:
         """Count the action and store the dice's new state."""
@@ -273,7 +271,7 @@ class _Apply:
         if s.phase is not Phase.REINFORCE:
             return
         hand = len(s.hands[s.current])
-        if hand >= 5 and kind in ("place", *LEAVING):
+        if hand >= 5 and kind in HAND_LIMITED:
             raise RuleError("E_MUST_TRADE", n=hand)
         if s.pool > 0 and kind in LEAVING:
             raise RuleError("E_ARMIES_UNPLACED", n=s.pool, armies=plural(s.pool, "army", "armies"))
@@ -296,7 +294,7 @@ class _Apply:
         s.owner[t] = a.player
         s.armies[t] = 1
         self.own("setup_left")[a.player] -= 1
-        self.emit(E.Claimed, player=a.player, territory=t)
+        self.emit(trusted(E.Claimed, player=a.player, territory=t))
         if len(s.owner) == len(self.b.ids):
             self.set(phase=Phase.SETUP_PLACE)
             self.advance_setup(a.player)  # RISK-SET-18: the seat after the 42nd claimer
@@ -321,7 +319,7 @@ class _Apply:
         if count > allowance:
             raise RuleError("E_TOO_MANY_TO_PLACE", n=allowance, armies=plural(allowance, "army", "armies"))
         s.armies[t] += count
-        self.emit(E.Placed, player=a.player, territory=t, count=count)
+        self.emit(trusted(E.Placed, player=a.player, territory=t, count=count))
         if s.phase is Phase.SETUP_PLACE:
             self.own("setup_left")[a.player] -= count
             if s.setup_left[a.player] == 0 or s.options.setup_placement == "one_at_a_time":
@@ -341,7 +339,7 @@ class _Apply:
         placements = self.validated_plan(a, self.s.setup_left[a.player])
         for t, n in placements.items():
             self.s.armies[t] += n
-            self.emit(E.Placed, player=a.player, territory=t, count=n)
+            self.emit(trusted(E.Placed, player=a.player, territory=t, count=n))
         self.own("setup_left")[a.player] -= sum(placements.values())
         if self.s.setup_left[a.player] == 0:
             self.advance_setup(a.player)
@@ -378,9 +376,9 @@ class _Apply:
                 added[t] = added.get(t, 0) + n
         for t, n in added.items():
             plan[t] = plan.get(t, 0) + n
-            self.emit(E.Planned, private_to=a.player, territory=t, count=n)
+            self.emit(trusted(E.Planned, private_to=a.player, territory=t, count=n))
         if sum(plan.values()) == left:
-            self.emit(E.PlanSubmitted, player=a.player)
+            self.emit(trusted(E.PlanSubmitted, player=a.player))
             if not self.planning():
                 self.reveal_plans()
 
@@ -403,7 +401,7 @@ class _Apply:
             self.own("setup_left")[pid] = 0
             revealed[pid] = plan
         self.set(plans={})
-        self.emit(E.PlansRevealed, plans=revealed)
+        self.emit(trusted(E.PlansRevealed, plans=revealed))
         self.finish_setup()
 
     def advance_setup(self, last: int) -> None:
@@ -426,7 +424,7 @@ class _Apply:
         s.armies[t] += 1
         self.own("setup_left")[NEUTRAL] -= 1
         self.set(setup_neutral_placed=True)
-        self.emit(E.Placed, player=NEUTRAL, territory=t, count=1)
+        self.emit(trusted(E.Placed, player=NEUTRAL, territory=t, count=1))
         self.maybe_end_2p_setup_turn()
 
     def maybe_end_2p_setup_turn(self) -> None:
@@ -448,7 +446,7 @@ class _Apply:
         deck = list(self.b.ids) + list(self.b.wild_cards)
         self.rng.shuffle(deck)
         self.set(deck=deck, discard=[], sets_traded=0)
-        self.emit(E.SetupFinished)
+        self.emit(trusted(E.SetupFinished))
         first = s.first_player
         if s.player(first) is None or s.player(first).status != "active":  # type: ignore[union-attr]
             first = self.next_seat(first, s.active_ids())
@@ -463,7 +461,7 @@ class _Apply:
         self.set(current=pid, turn=s.turn + 1, phase=Phase.REINFORCE,
                  pool=base + sum(self.b.continent[c].bonus for c in held),
                  conquered_this_turn=False, card_bonus_taken=False, interrupt=None)
-        self.emit(E.TurnStarted, player=pid, turn=s.turn, base=base, continents=held, total=s.pool)
+        self.emit(trusted(E.TurnStarted, player=pid, turn=s.turn, base=base, continents=held, total=s.pool))
 
     def end_turn(self) -> None:
         s = self.s
@@ -479,10 +477,10 @@ class _Apply:
                 deck = list(s.discard)
                 self.rng.shuffle(deck)
                 self.set(deck=deck, discard=[])
-                self.emit(E.DeckReshuffled, cards=len(s.deck))
+                self.emit(trusted(E.DeckReshuffled, cards=len(s.deck)))
             if s.deck:
                 self.own("hands")[s.current].append(self.own("deck").pop(0))
-                self.emit(E.CardDrawn, player=s.current, hand_size=len(s.hands[s.current]))
+                self.emit(trusted(E.CardDrawn, player=s.current, hand_size=len(s.hands[s.current])))
             self.set(conquered_this_turn=False)
         self.set(phase=Phase.FORTIFY)
 
@@ -531,8 +529,8 @@ class _Apply:
         if bonus is not None:
             s.armies[bonus] += 2
             self.set(card_bonus_taken=True)
-        self.emit(E.CardsTraded, player=a.player, cards=cards, value=value, sets_traded=s.sets_traded,
-                  bonus_territory=bonus)
+        self.emit(trusted(E.CardsTraded, player=a.player, cards=cards, value=value, sets_traded=s.sets_traded,
+                          bonus_territory=bonus))
         if window and len(hand) <= 4:
             self.set(interrupt=trusted(Interrupt, kind="elim_place", eliminated=s.interrupt.eliminated))  # type: ignore[union-attr]
         self.check_victory()
@@ -574,7 +572,8 @@ class _Apply:
         if a.until == "once" and chooser is not None:
             self.set(interrupt=trusted(Interrupt, kind="defend", source=source, target=target, dice=dice,
                                        defender=chooser, move=a.move))
-            self.emit(E.AttackDeclared, player=a.player, source=source, target=target, dice=dice, defender=chooser)
+            self.emit(trusted(E.AttackDeclared, player=a.player, source=source, target=target, dice=dice,
+                              defender=chooser))
             return
         once = a.until == "once"
         armies = s.armies
@@ -616,14 +615,14 @@ class _Apply:
         armies[target] -= def_loss
         defender = s.owner[target]
         attacker = s.current
-        self.emit(E.Battle, player=attacker, source=source, target=target, defender=defender, attack_dice=att,
-                  defence_dice=dfn, attacker_losses=att_loss, defender_losses=def_loss)
+        self.emit(trusted(E.Battle, player=attacker, source=source, target=target, defender=defender,
+                          attack_dice=att, defence_dice=dfn, attacker_losses=att_loss, defender_losses=def_loss))
         if armies[target] > 0:
             if s.interrupt is not None:
                 self.set(interrupt=None)
             return False
         s.owner[target] = attacker
-        self.emit(E.Conquered, player=attacker, source=source, target=target, previous_owner=defender)
+        self.emit(trusted(E.Conquered, player=attacker, source=source, target=target, previous_owner=defender))
         most = armies[source] - 1
         if att_n == most:  # RISK-CONQ-4: min = max moves by itself
             self.set(conquered_this_turn=True)
@@ -675,7 +674,7 @@ class _Apply:
         s.armies[source] -= n
         s.armies[target] = n
         self.set(interrupt=None)
-        self.emit(E.Moved, player=s.current, source=source, target=target, count=n, kind="occupy")
+        self.emit(trusted(E.Moved, player=s.current, source=source, target=target, count=n, kind="occupy"))
         if loser == NEUTRAL or loser in s.owner.values():
             self.check_victory()
             return
@@ -684,7 +683,7 @@ class _Apply:
             return
         taken = s.hands.get(loser, [])
         self.set_player(loser, status="eliminated")
-        self.emit(E.Eliminated, player=loser, by=s.current, cards_taken=len(taken))
+        self.emit(trusted(E.Eliminated, player=loser, by=s.current, cards_taken=len(taken)))
         if s.options.destroy_rule == "convert_24":
             self.convert_destroy_missions(loser, exempt=s.current, reason="target_eliminated_by_other")
         if self.check_victory():
@@ -702,7 +701,7 @@ class _Apply:
             m = self.b.mission.get(mid)
             if m and m.destroy == colour and pid != exempt and pid != target:
                 self.own("missions")[pid] = "M05"
-                self.emit(E.MissionChanged, private_to=pid, mission="M05", previous=mid, reason=reason)
+                self.emit(trusted(E.MissionChanged, private_to=pid, mission="M05", previous=mid, reason=reason))
 
     # -- fortify
 
@@ -727,7 +726,7 @@ class _Apply:
             self.leave_attack()
         s.armies[source] -= n
         s.armies[target] += n
-        self.emit(E.Moved, player=a.player, source=source, target=target, count=n, kind="fortify")
+        self.emit(trusted(E.Moved, player=a.player, source=source, target=target, count=n, kind="fortify"))
         if not self.check_victory():
             self.end_turn()
 
@@ -750,7 +749,7 @@ class _Apply:
         self.own("hands")[pid] = []
         for field in ("missions", "setup_left", "plans", "standing_defence"):
             self.own(field).pop(pid, None)
-        self.emit(E.PlayerLeft, player=pid, removed_by=removed_by)
+        self.emit(trusted(E.PlayerLeft, player=pid, removed_by=removed_by))
         self.convert_destroy_missions(pid, exempt=None, reason="target_left")
         if self.check_victory():
             return
@@ -816,7 +815,7 @@ class _Apply:
 
     def win(self, pid: int, reason: str) -> None:
         self.set(phase=Phase.GAME_OVER, winner=pid, interrupt=None, pool=0)
-        self.emit(E.GameWon, player=pid, reason=reason, missions=dict(self.s.missions))
+        self.emit(trusted(E.GameWon, player=pid, reason=reason, missions=dict(self.s.missions)))
 
 
 def preferred_set(board: RiskMap, s: RiskState, pid: int) -> tuple[str, str, str]:
