@@ -1,12 +1,16 @@
 """Engine benchmark: random-legal 4-player Risk games per second, apply latency, state size.
 
-Run: python benchmarks/engine.py [--games 200] [--setup claim|random_deal]
-Everything runs in this one process, so on one core.
+Run: python benchmarks/engine.py [--games 200] [--setup claim|random_deal] [--pyrisk PATH]
+Everything runs in this one process, so on one core. With --pyrisk, a checkout of chronitis/pyrisk
+(a simple Risk engine without cards, issue #2's yardstick) plays as many games right after ours:
+four StupidAI seats, logging off.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import logging
 import random
 import statistics
 import sys
@@ -58,11 +62,54 @@ def apply_latency(games: int, options: RiskOptions, seed: int) -> tuple[list[flo
     return timings, biggest
 
 
+def pyrisk_games_per_second(path: Path, games: int, seed: int) -> tuple[float, float, float]:
+    """(games/s, mean turns, mean battles per game) of pyrisk at `path` with four StupidAI seats.
+
+    Battles (dice rounds) are counted in a second, identical run, so that counting does not slow the timed one.
+    """
+    sys.path.insert(0, str(path))
+    logging.disable(logging.CRITICAL)
+    game = importlib.import_module("game")
+    world = importlib.import_module("world")
+    stupid = importlib.import_module("ai.stupid").StupidAI
+    options = dict(curses=False, color=False, delay=0, wait=False, deal=False, connect=world.CONNECT,
+                   cmap=world.MAP, ckey=world.KEY, areas=world.AREAS)
+
+    def play_all() -> tuple[float, int]:
+        random.seed(seed)
+        turns = 0
+        started = time.perf_counter()
+        for k in range(games):
+            g = game.Game(screen=None, round=(k + 1, games), history={}, **options)
+            for name in ("ALPHA", "BRAVO", "CHARLIE", "DELTA"):
+                g.add_player(name, stupid)
+            g.play()
+            turns += g.turn
+        return time.perf_counter() - started, turns
+
+    elapsed, turns = play_all()
+    rounds = [0]
+    combat = game.Game.combat
+
+    def counted(self: object, src: object, target: object, f_atk: object, f_move: object) -> object:
+        def each_round(attackers: int, defenders: int) -> bool:  # asked once before every dice round
+            rounds[0] += 1
+            return True if f_atk is None else f_atk(attackers, defenders)  # type: ignore[operator]
+
+        return combat(self, src, target, each_round, f_move)
+
+    game.Game.combat = counted
+    play_all()
+    game.Game.combat = combat
+    return games / elapsed, turns / games, rounds[0] / games
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--setup", choices=("claim", "random_deal"), default="claim")
+    parser.add_argument("--pyrisk", type=Path, help="a checkout of chronitis/pyrisk to measure in the same run")
     args = parser.parse_args()
     options = RiskOptions(setup=args.setup)
     rate, actions, turns, battles = games_per_second(args.games, options, args.seed)
@@ -75,6 +122,12 @@ def main() -> None:
     print(f"  apply: median {statistics.median(timings) * 1e6:.1f} µs, "
           f"p99 {timings[int(len(timings) * 0.99)] * 1e6:.1f} µs over {len(timings)} actions")
     print(f"  largest state JSON: {biggest / 1024:.1f} KB")
+    if args.pyrisk:
+        rate, turns, battles = pyrisk_games_per_second(args.pyrisk, args.games, args.seed)
+        print(f"pyrisk ({args.pyrisk}), no cards, 4 StupidAI seats: {args.games} games")
+        print(f"  games per second (one core): {rate:.1f}")
+        print(f"  per game: {turns:.0f} turns, {battles:.0f} battles")
+        print(f"  battles per second: {rate * battles:.0f}")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from engine.core.construct import trusted
 from engine.core.models import Action, Decision, Event, GameState, Seat
 from engine.core.ruleset import Policy
 from engine.games.risk import rules, setup, timeouts
@@ -96,31 +97,33 @@ class RiskRuleset:
 
 
 def pending(s: RiskState) -> list[Decision]:
-    """Who must decide what next (RISK-DIG-9 … DIG-13)."""
+    """Who must decide what next (RISK-DIG-9 … DIG-13); built with `trusted`, as it runs before every action."""
     i = s.interrupt
-    if s.phase is Phase.GAME_OVER:
+    phase = s.phase
+    if phase is Phase.GAME_OVER:
         return []
     if i is not None:
         detail: dict[str, Any] = {"source": i.source, "target": i.target, "min": i.min, "max": i.max,
                                   "dice": i.dice, "pool": s.pool}
         who = i.defender if i.kind == "defend" else s.current
-        return [Decision(player=who or s.current, kind=i.kind, detail=detail)]
-    if s.phase is Phase.SETUP_PLACE and s.options.setup_placement == "simultaneous":
+        return [trusted(Decision, player=who or s.current, kind=i.kind, detail=detail)]
+    if phase is Phase.ATTACK or phase is Phase.FORTIFY:
+        return [trusted(Decision, player=s.current, kind=phase.value)]
+    if phase is Phase.REINFORCE:
+        hand = len(s.hands[s.current])
+        return [trusted(Decision, player=s.current, kind="trade" if hand >= 5 else "reinforce",
+                        detail={"pool": s.pool, "hand": hand})]
+    if phase is Phase.SETUP_PLACE and s.options.setup_placement == "simultaneous":
         planned = {p: sum(s.plans.get(p, {}).values()) for p in s.active_ids()}
-        return [Decision(player=p, kind="plan", detail={"armies": s.setup_left.get(p, 0) - planned[p]})
+        return [trusted(Decision, player=p, kind="plan", detail={"armies": s.setup_left.get(p, 0) - planned[p]})
                 for p in s.active_ids() if s.setup_left.get(p, 0) > planned[p]]
-    if s.phase is Phase.SETUP_CLAIM:
-        return [Decision(player=s.current, kind="claim", detail={"unclaimed": 42 - len(s.owner)})]
-    if s.phase is Phase.SETUP_PLACE:
-        return [Decision(player=s.current, kind="setup_place", detail={"armies": s.setup_left[s.current]})]
-    if s.phase is Phase.SETUP_PLACE_2P:
-        return [Decision(player=s.current, kind="setup_place_2p",
-                         detail={"own": min(2 - s.setup_own_placed, s.setup_left[s.current]),
-                                 "neutral": int(not s.setup_neutral_placed and s.setup_left.get(NEUTRAL, 0) > 0)})]
-    if s.phase is Phase.REINFORCE:
-        kind = "trade" if len(s.hands[s.current]) >= 5 else "reinforce"
-        return [Decision(player=s.current, kind=kind, detail={"pool": s.pool, "hand": len(s.hands[s.current])})]
-    return [Decision(player=s.current, kind=s.phase.value)]
+    if phase is Phase.SETUP_CLAIM:
+        return [trusted(Decision, player=s.current, kind="claim", detail={"unclaimed": 42 - len(s.owner)})]
+    if phase is Phase.SETUP_PLACE:
+        return [trusted(Decision, player=s.current, kind="setup_place", detail={"armies": s.setup_left[s.current]})]
+    return [trusted(Decision, player=s.current, kind="setup_place_2p",  # the one phase left: SETUP_PLACE_2P
+                    detail={"own": min(2 - s.setup_own_placed, s.setup_left[s.current]),
+                            "neutral": int(not s.setup_neutral_placed and s.setup_left.get(NEUTRAL, 0) > 0)})]
 
 
 RULESET = RiskRuleset()

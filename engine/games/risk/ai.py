@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from engine.core.construct import trusted
 from engine.games.risk import actions as A
 from engine.games.risk.mapdata import RiskMap, classic
 from engine.games.risk.rules import connected, valid_sets
@@ -15,10 +16,13 @@ from engine.games.risk.timeouts import timeout_actions
 def attack_options(board: RiskMap, s: RiskState, pid: int, favoured: bool = False) -> list[tuple[str, str]]:
     """Legal (source, target) attack pairs; with `favoured`, only those where the source outnumbers."""
     owner, armies, neighbours = s.owner, s.armies, board.neighbours
-    return [
-        (t, n) for t, o in owner.items() if o == pid and armies[t] >= 2
-        for n in neighbours[t] if owner[n] != pid and (not favoured or armies[t] > armies[n])
-    ]
+    options = []
+    for t, o in owner.items():  # the owner table's order, on which the random choice depends
+        if o == pid and (here := armies[t]) >= 2:
+            for n in neighbours[t]:
+                if owner[n] != pid and (not favoured or here > armies[n]):
+                    options.append((t, n))
+    return options
 
 
 def fortify_options(board: RiskMap, s: RiskState, pid: int) -> list[tuple[str, str]]:
@@ -36,57 +40,63 @@ class RandomPolicy:
         self.b = board or classic()
 
     def choose(self, s: RiskState, pid: int, rng: random.Random) -> A.Action:
+        """Actions are built with `trusted`: their fields come from the state, so re-validating them is waste."""
         b = self.b
         i = s.interrupt
         if i is not None:
             if i.kind == "defend":
-                return A.Defend(player=pid, dice=rng.randint(1, min(2, s.armies[i.target or ""])))
+                return trusted(A.Defend, player=pid, dice=rng.randint(1, min(2, s.armies[i.target or ""])))
             if i.kind == "occupy":
-                return A.Move(player=pid, count=i.max if rng.random() < 0.9 else rng.randint(i.min, i.max))
+                return trusted(A.Move, player=pid, count=i.max if rng.random() < 0.9 else rng.randint(i.min, i.max))
             if i.kind == "elim_trade":
-                return A.Trade(player=pid, cards=list(rng.choice(valid_sets(b, s.hands[pid]))))
-            return A.Place(player=pid, territory=rng.choice(s.territories_of(pid)), count=rng.randint(1, s.pool))
-        if s.phase is Phase.SETUP_CLAIM:
-            return A.Claim(player=pid, territory=rng.choice([t for t in b.ids if t not in s.owner]))
-        own = s.territories_of(pid)
-        if s.phase is Phase.SETUP_PLACE:
+                return trusted(A.Trade, player=pid, cards=list(rng.choice(valid_sets(b, s.hands[pid]))))
+            return trusted(A.Place, player=pid, territory=rng.choice(s.territories_of(pid)),
+                           count=rng.randint(1, s.pool))
+        phase = s.phase
+        if phase is Phase.SETUP_CLAIM:
+            return trusted(A.Claim, player=pid, territory=rng.choice([t for t in b.ids if t not in s.owner]))
+        if phase is Phase.SETUP_PLACE:
+            own = s.territories_of(pid)
             if s.options.setup_placement == "one_at_a_time":
-                return A.Place(player=pid, territory=rng.choice(own))
+                return trusted(A.Place, player=pid, territory=rng.choice(own))
             plan: dict[str, int] = {}
             for _ in range(s.setup_left[pid] - sum(s.plans.get(pid, {}).values())):
                 t = rng.choice(own)
                 plan[t] = plan.get(t, 0) + 1
-            return A.Deploy(player=pid, placements=plan)
-        if s.phase is Phase.SETUP_PLACE_2P:
+            return trusted(A.Deploy, player=pid, placements=plan)
+        if phase is Phase.SETUP_PLACE_2P:
             own_left = min(2 - s.setup_own_placed, s.setup_left[pid])
             if own_left and (s.setup_neutral_placed or not s.setup_left.get(NEUTRAL) or rng.random() < 0.5):
-                return A.Place(player=pid, territory=rng.choice(own), count=rng.randint(1, own_left))
+                return trusted(A.Place, player=pid, territory=rng.choice(s.territories_of(pid)),
+                               count=rng.randint(1, own_left))
             neutral = [t for t in b.ids if s.owner[t] == NEUTRAL]
-            return A.PlaceNeutral(player=pid, territory=rng.choice(neutral))
-        if s.phase is Phase.REINFORCE:
+            return trusted(A.PlaceNeutral, player=pid, territory=rng.choice(neutral))
+        if phase is Phase.REINFORCE:
             sets = valid_sets(b, s.hands[pid])
             if sets:
-                return A.Trade(player=pid, cards=list(rng.choice(sets)))
+                return trusted(A.Trade, player=pid, cards=list(rng.choice(sets)))
             if s.pool:
+                own = s.territories_of(pid)
                 border = [t for t in own if any(s.owner.get(n) != pid for n in b.neighbours[t])]
-                return A.Place(player=pid, territory=rng.choice(border or own), count=s.pool)
-        if s.phase in (Phase.REINFORCE, Phase.ATTACK):
+                return trusted(A.Place, player=pid, territory=rng.choice(border or own), count=s.pool)
+        if phase is Phase.REINFORCE or phase is Phase.ATTACK:
             options = attack_options(b, s, pid, favoured=rng.random() >= 0.05)
             if options:
                 source, target = rng.choice(options)
-                odd = rng.random() < 0.1  # now and then a single roll with fewer dice
-                return A.Attack(player=pid, source=source, target=target,
-                                dice=rng.randint(1, min(3, s.armies[source] - 1)) if odd else None,
-                                until="once" if odd else "conquer", move=None if odd else "max")
+                if rng.random() < 0.1:  # now and then a single roll with fewer dice
+                    return trusted(A.Attack, player=pid, source=source, target=target,
+                                   dice=rng.randint(1, min(3, s.armies[source] - 1)), until="once", move=None)
+                return trusted(A.Attack, player=pid, source=source, target=target, dice=None, until="conquer",
+                               move="max")
         if rng.random() < 0.1:
             moves = fortify_options(b, s, pid)
             if moves:
                 source, target = rng.choice(moves)
-                return A.Fortify(player=pid, source=source, target=target,
-                                 count=rng.randint(1, s.armies[source] - 1))
-        if s.phase is Phase.ATTACK and rng.random() < 0.5:
-            return A.EndAttack(player=pid)
-        return A.EndTurn(player=pid)
+                return trusted(A.Fortify, player=pid, source=source, target=target,
+                               count=rng.randint(1, s.armies[source] - 1))
+        if phase is Phase.ATTACK and rng.random() < 0.5:
+            return trusted(A.EndAttack, player=pid)
+        return trusted(A.EndTurn, player=pid)
 
 
 class BaselinePolicy:

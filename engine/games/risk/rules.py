@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
+from engine.core.construct import copy_model, trusted
 from engine.core.errors import RuleError
 from engine.core.i18n import plural
 from engine.core.models import Event
@@ -24,23 +26,22 @@ LEGAL: dict[Phase, tuple[str, ...]] = {
     Phase.FORTIFY: ("fortify", "end_turn"),
 }
 LEAVING = ("attack", "end_attack", "fortify", "end_turn")
+HAND_LIMITED = ("place", *LEAVING)
+"""What a player holding five or more cards may not do before trading (RISK-CARD-14)."""
+
+
+_COPIES: dict[str, Callable[[Any], Any]] = {
+    "setup_left": dict, "missions": dict, "standing_defence": dict, "deck": list, "discard": list,
+    "hands": lambda hands: {pid: list(cards) for pid, cards in hands.items()},
+    "plans": lambda plans: {pid: dict(plan) for pid, plan in plans.items()},
+}
+"""The containers an action seldom changes: `_Apply.own` copies them on first write only."""
 
 
 def clone(s: RiskState) -> RiskState:
-    """A copy whose containers may be mutated without touching `s` (cheaper than a deep copy)."""
-    n = object.__new__(RiskState)
-    d = dict(s.__dict__)
-    d.update(
-        owner=dict(s.owner), armies=dict(s.armies), setup_left=dict(s.setup_left),
-        plans={k: dict(v) for k, v in s.plans.items()}, hands={k: list(v) for k, v in s.hands.items()},
-        deck=list(s.deck), discard=list(s.discard), missions=dict(s.missions),
-        standing_defence=dict(s.standing_defence), players=list(s.players),
-    )
-    object.__setattr__(n, "__dict__", d)
-    object.__setattr__(n, "__pydantic_fields_set__", set(s.__pydantic_fields_set__))
-    object.__setattr__(n, "__pydantic_extra__", None)
-    object.__setattr__(n, "__pydantic_private__", None)
-    return n
+    """A copy to work on: `owner` and `armies` (changed by nearly every action) are copied at once;
+    the other containers and sub-models stay shared with `s` until `_Apply.own` copies them."""
+    return copy_model(s, owner=s.owner.copy(), armies=s.armies.copy())
 
 
 # ---------------------------------------------------------------- pure helpers
@@ -72,13 +73,16 @@ def valid_sets(board: RiskMap, hand: Sequence[str]) -> list[tuple[str, str, str]
 
 def battle(attack: Sequence[int], defence: Sequence[int]) -> tuple[int, int]:
     """(attacker losses, defender losses); ties go to the defender (RISK-ATK-13 … 16)."""
-    att_loss = def_loss = 0
-    for a, d in zip(sorted(attack, reverse=True), sorted(defence, reverse=True), strict=False):
-        if a > d:
-            def_loss += 1
-        else:
-            att_loss += 1
-    return att_loss, def_loss
+    return sorted_battle(sorted(attack, reverse=True), sorted(defence, reverse=True))
+
+
+def sorted_battle(attack: Sequence[int], defence: Sequence[int]) -> tuple[int, int]:
+    """`battle` for dice already sorted highest first: the highest pair, then the second (if both rolled two)."""
+    first = attack[0] > defence[0]
+    if len(attack) < 2 or len(defence) < 2:
+        return (0, 1) if first else (1, 0)
+    second = attack[1] > defence[1]
+    return 2 - first - second, first + second
 
 
 def reinforcements(board: RiskMap, s: RiskState, pid: int) -> tuple[int, list[str]]:
@@ -131,22 +135,46 @@ def mission_complete(board: RiskMap, s: RiskState, pid: int) -> bool:
 class _Apply:
     """One application of one action to a private copy of the state."""
 
+    __slots__ = ("_rng", "b", "emit", "events", "owned", "s", "set")
+
     def __init__(self, state: RiskState, board: RiskMap) -> None:
         self.s = clone(state)
         self.b = board
-        self.rng = Rng(state.rng)
         self.events: list[Event] = []
+        self.emit = self.events.append  # events are built with `trusted`: their fields come from the rules
+        self.set = self.s.__dict__.update  # writes fields past pydantic's __setattr__, costly on these hot paths
+        self.owned: set[str] = set()
+        self._rng: Rng | None = None
 
     # -- small utilities
 
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
+    @property
+    def rng(self) -> Rng:
+        """The dice, taken out of the state when first rolled (most actions roll none)."""
+        if self._rng is None:
+            self._rng = Rng(self.s.rng)
+        return self._rng
+
+    def own(self, field: str) -> Any:
+        """The container `field` of the private copy, copied on first write so `state` is never touched."""
+        data = self.s.__dict__
+        if field not in self.owned:
+            self.owned.add(field)
+            data[field] = _COPIES[field](data[field])
+        return data[field]
+
+    def finish(self) -> None:
+        """Count the action and store the dice's new state."""
+        if self._rng is None:
+            self.set(seq=self.s.seq + 1)
+        else:
+            self.set(seq=self.s.seq + 1, rng=self._rng.export())
 
     def tname(self, t: str) -> str:
         return self.b.territory[t].name
 
     def set_player(self, pid: int, **changes: object) -> None:
-        self.s.players = [p.model_copy(update=changes) if p.id == pid else p for p in self.s.players]
+        self.set(players=[p.model_copy(update=changes) if p.id == pid else p for p in self.s.players])
 
     def territory(self, text: str) -> str:
         return text if text in self.b.territory else resolve(text, self.b)
@@ -181,8 +209,7 @@ class _Apply:
             if target is None or target.status != "active":
                 raise RuleError("E_NOT_PLAYER_TARGET", player=s.name(a.target))
             self.leave(a.target, a.player)
-            s.seq += 1
-            s.rng = self.rng.export()
+            self.finish()
             return
         me = s.player(a.player)
         if me is None:
@@ -194,7 +221,7 @@ class _Apply:
             self.leave(a.player, None)
         elif isinstance(a, A.Defend):
             self.defend(a)
-        elif (isinstance(a, A.Place | A.Deploy) and s.phase is Phase.SETUP_PLACE
+        elif (isinstance(a, (A.Place, A.Deploy)) and s.phase is Phase.SETUP_PLACE
               and s.options.setup_placement == "simultaneous"):
             self.plan(a)  # everyone plans at once: no turn to wait for (RISK-SET-27)
         else:
@@ -204,8 +231,7 @@ class _Apply:
             self.gate_phase(kind)
             self.gate_reinforce(kind)
             getattr(self, "do_" + kind)(a)
-        s.__dict__["seq"] = s.seq + 1  # plain writes: pydantic's __setattr__ is costly on this hot path
-        s.__dict__["rng"] = self.rng.export()
+        self.finish()
 
     def gate_interrupt(self, kind: str) -> None:
         i = self.s.interrupt
@@ -245,7 +271,7 @@ class _Apply:
         if s.phase is not Phase.REINFORCE:
             return
         hand = len(s.hands[s.current])
-        if hand >= 5 and kind in ("place", *LEAVING):
+        if hand >= 5 and kind in HAND_LIMITED:
             raise RuleError("E_MUST_TRADE", n=hand)
         if s.pool > 0 and kind in LEAVING:
             raise RuleError("E_ARMIES_UNPLACED", n=s.pool, armies=plural(s.pool, "army", "armies"))
@@ -267,13 +293,13 @@ class _Apply:
             raise RuleError("E_TOO_MANY_TO_PLACE", n=1, armies="army")
         s.owner[t] = a.player
         s.armies[t] = 1
-        s.setup_left[a.player] -= 1
-        self.emit(E.Claimed(player=a.player, territory=t))
+        self.own("setup_left")[a.player] -= 1
+        self.emit(trusted(E.Claimed, player=a.player, territory=t))
         if len(s.owner) == len(self.b.ids):
-            s.phase = Phase.SETUP_PLACE
+            self.set(phase=Phase.SETUP_PLACE)
             self.advance_setup(a.player)  # RISK-SET-18: the seat after the 42nd claimer
         else:
-            s.current = self.next_seat(a.player, s.active_ids())
+            self.set(current=self.next_seat(a.player, s.active_ids()))
 
     def do_place(self, a: A.Place) -> None:
         s = self.s
@@ -293,19 +319,19 @@ class _Apply:
         if count > allowance:
             raise RuleError("E_TOO_MANY_TO_PLACE", n=allowance, armies=plural(allowance, "army", "armies"))
         s.armies[t] += count
-        self.emit(E.Placed(player=a.player, territory=t, count=count))
+        self.emit(trusted(E.Placed, player=a.player, territory=t, count=count))
         if s.phase is Phase.SETUP_PLACE:
-            s.setup_left[a.player] -= count
+            self.own("setup_left")[a.player] -= count
             if s.setup_left[a.player] == 0 or s.options.setup_placement == "one_at_a_time":
                 self.advance_setup(a.player)
         elif s.phase is Phase.SETUP_PLACE_2P:
-            s.setup_left[a.player] -= count
-            s.setup_own_placed += count
+            self.own("setup_left")[a.player] -= count
+            self.set(setup_own_placed=s.setup_own_placed + count)
             self.maybe_end_2p_setup_turn()
         else:
-            s.pool -= count
+            self.set(pool=s.pool - count)
             if s.interrupt is not None and s.interrupt.kind == "elim_place" and s.pool == 0:
-                s.interrupt = None  # RISK-ELIM-9: back to ATTACK
+                self.set(interrupt=None)  # RISK-ELIM-9: back to ATTACK
             self.check_victory()
 
     def do_deploy(self, a: A.Deploy) -> None:
@@ -313,8 +339,8 @@ class _Apply:
         placements = self.validated_plan(a, self.s.setup_left[a.player])
         for t, n in placements.items():
             self.s.armies[t] += n
-            self.emit(E.Placed(player=a.player, territory=t, count=n))
-        self.s.setup_left[a.player] -= sum(placements.values())
+            self.emit(trusted(E.Placed, player=a.player, territory=t, count=n))
+        self.own("setup_left")[a.player] -= sum(placements.values())
         if self.s.setup_left[a.player] == 0:
             self.advance_setup(a.player)
 
@@ -338,7 +364,7 @@ class _Apply:
         """
         s = self.s
         left = s.setup_left.get(a.player, 0)
-        plan = s.plans.setdefault(a.player, {})
+        plan = self.own("plans").setdefault(a.player, {})
         room = left - sum(plan.values())
         if room <= 0:
             raise RuleError("E_PLAN_DONE")
@@ -350,9 +376,9 @@ class _Apply:
                 added[t] = added.get(t, 0) + n
         for t, n in added.items():
             plan[t] = plan.get(t, 0) + n
-            self.emit(E.Planned(private_to=a.player, territory=t, count=n))
+            self.emit(trusted(E.Planned, private_to=a.player, territory=t, count=n))
         if sum(plan.values()) == left:
-            self.emit(E.PlanSubmitted(player=a.player))
+            self.emit(trusted(E.PlanSubmitted, player=a.player))
             if not self.planning():
                 self.reveal_plans()
 
@@ -372,10 +398,10 @@ class _Apply:
                 plan[t] = plan.get(t, 0) + n
             for t, n in plan.items():
                 s.armies[t] += n
-            s.setup_left[pid] = 0
+            self.own("setup_left")[pid] = 0
             revealed[pid] = plan
-        s.plans = {}
-        self.emit(E.PlansRevealed(plans=revealed))
+        self.set(plans={})
+        self.emit(trusted(E.PlansRevealed, plans=revealed))
         self.finish_setup()
 
     def advance_setup(self, last: int) -> None:
@@ -385,7 +411,7 @@ class _Apply:
         if not waiting:
             self.finish_setup()
         else:
-            s.current = self.next_seat(last, waiting)
+            self.set(current=self.next_seat(last, waiting))
 
     def do_place_neutral(self, a: A.PlaceNeutral) -> None:
         s = self.s
@@ -396,9 +422,9 @@ class _Apply:
         if s.owner.get(t) != NEUTRAL:
             raise RuleError("E_NOT_NEUTRAL", territory=self.tname(t), owner=s.name(s.owner.get(t)))
         s.armies[t] += 1
-        s.setup_left[NEUTRAL] -= 1
-        s.setup_neutral_placed = True
-        self.emit(E.Placed(player=NEUTRAL, territory=t, count=1))
+        self.own("setup_left")[NEUTRAL] -= 1
+        self.set(setup_neutral_placed=True)
+        self.emit(trusted(E.Placed, player=NEUTRAL, territory=t, count=1))
         self.maybe_end_2p_setup_turn()
 
     def maybe_end_2p_setup_turn(self) -> None:
@@ -408,21 +434,19 @@ class _Apply:
         neutral_done = s.setup_neutral_placed or s.setup_left.get(NEUTRAL, 0) == 0
         if not (own_done and neutral_done):
             return
-        s.setup_own_placed = 0
-        s.setup_neutral_placed = False
+        self.set(setup_own_placed=0, setup_neutral_placed=False)
         if all(v == 0 for v in s.setup_left.values()):
             self.finish_setup()
         else:
-            s.current = self.next_seat(s.current, s.active_ids())
+            self.set(current=self.next_seat(s.current, s.active_ids()))
 
     def finish_setup(self) -> None:
         """Build the 44-card deck and start turn 1 with the first player (RISK-SET-30 … 32)."""
         s = self.s
-        s.deck = list(self.b.ids) + list(self.b.wild_cards)
-        self.rng.shuffle(s.deck)
-        s.discard = []
-        s.sets_traded = 0
-        self.emit(E.SetupFinished())
+        deck = list(self.b.ids) + list(self.b.wild_cards)
+        self.rng.shuffle(deck)
+        self.set(deck=deck, discard=[], sets_traded=0)
+        self.emit(trusted(E.SetupFinished))
         first = s.first_player
         if s.player(first) is None or s.player(first).status != "active":  # type: ignore[union-attr]
             first = self.next_seat(first, s.active_ids())
@@ -433,20 +457,16 @@ class _Apply:
 
     def begin_turn(self, pid: int) -> None:
         s = self.s
-        s.current = pid
-        s.turn += 1
-        s.phase = Phase.REINFORCE
         base, held = reinforcements(self.b, s, pid)
-        s.pool = base + sum(self.b.continent[c].bonus for c in held)
-        s.conquered_this_turn = False
-        s.card_bonus_taken = False
-        s.interrupt = None
-        self.emit(E.TurnStarted(player=pid, turn=s.turn, base=base, continents=held, total=s.pool))
+        self.set(current=pid, turn=s.turn + 1, phase=Phase.REINFORCE,
+                 pool=base + sum(self.b.continent[c].bonus for c in held),
+                 conquered_this_turn=False, card_bonus_taken=False, interrupt=None)
+        self.emit(trusted(E.TurnStarted, player=pid, turn=s.turn, base=base, continents=held, total=s.pool))
 
     def end_turn(self) -> None:
         s = self.s
         nxt = self.next_seat(s.current, s.active_ids())
-        s.pool = 0
+        self.set(pool=0)
         self.begin_turn(nxt)
 
     def leave_attack(self) -> None:
@@ -454,15 +474,15 @@ class _Apply:
         s = self.s
         if s.conquered_this_turn:
             if not s.deck and s.discard:
-                s.deck = s.discard
-                s.discard = []
-                self.rng.shuffle(s.deck)
-                self.emit(E.DeckReshuffled(cards=len(s.deck)))
+                deck = list(s.discard)
+                self.rng.shuffle(deck)
+                self.set(deck=deck, discard=[])
+                self.emit(trusted(E.DeckReshuffled, cards=len(s.deck)))
             if s.deck:
-                s.hands[s.current].append(s.deck.pop(0))
-                self.emit(E.CardDrawn(player=s.current, hand_size=len(s.hands[s.current])))
-            s.conquered_this_turn = False
-        s.phase = Phase.FORTIFY
+                self.own("hands")[s.current].append(self.own("deck").pop(0))
+                self.emit(trusted(E.CardDrawn, player=s.current, hand_size=len(s.hands[s.current])))
+            self.set(conquered_this_turn=False)
+        self.set(phase=Phase.FORTIFY)
 
     def do_end_attack(self, a: A.EndAttack) -> None:
         self.leave_attack()
@@ -500,19 +520,19 @@ class _Apply:
             bonus = eligible[0]
         if s.card_bonus_taken:
             bonus = None
-        s.sets_traded += 1
-        value = set_value(self.b, s.sets_traded)
+        value = set_value(self.b, s.sets_traded + 1)
+        hand = self.own("hands")[a.player]
         for c in cards:
             hand.remove(c)
-        s.discard.extend(cards)
-        s.pool += value
+        self.own("discard").extend(cards)
+        self.set(sets_traded=s.sets_traded + 1, pool=s.pool + value)
         if bonus is not None:
             s.armies[bonus] += 2
-            s.card_bonus_taken = True
-        self.emit(E.CardsTraded(player=a.player, cards=cards, value=value, sets_traded=s.sets_traded,
-                                bonus_territory=bonus))
+            self.set(card_bonus_taken=True)
+        self.emit(trusted(E.CardsTraded, player=a.player, cards=cards, value=value, sets_traded=s.sets_traded,
+                          bonus_territory=bonus))
         if window and len(hand) <= 4:
-            s.interrupt = Interrupt(kind="elim_place", eliminated=s.interrupt.eliminated)  # type: ignore[union-attr]
+            self.set(interrupt=trusted(Interrupt, kind="elim_place", eliminated=s.interrupt.eliminated))  # type: ignore[union-attr]
         self.check_victory()
 
     def card_name(self, card: str) -> str:
@@ -546,20 +566,23 @@ class _Apply:
                             dice=plural(most, "die", "dice"))
         if a.until == "conquer" and armies <= a.keep:
             raise RuleError("E_KEEP_REACHED", n=armies, keep=a.keep, **{"from": self.tname(source)})
-        s.phase = Phase.ATTACK
+        self.set(phase=Phase.ATTACK)
         defender = s.owner[target]
         chooser = self.defence_chooser(defender)
         if a.until == "once" and chooser is not None:
-            s.interrupt = Interrupt(kind="defend", source=source, target=target, dice=dice, defender=chooser,
-                                    move=a.move)
-            self.emit(E.AttackDeclared(player=a.player, source=source, target=target, dice=dice, defender=chooser))
+            self.set(interrupt=trusted(Interrupt, kind="defend", source=source, target=target, dice=dice,
+                                       defender=chooser, move=a.move))
+            self.emit(trusted(E.AttackDeclared, player=a.player, source=source, target=target, dice=dice,
+                              defender=chooser))
             return
+        once = a.until == "once"
+        armies = s.armies
         while True:
-            used = min(dice, 3, s.armies[source] - 1)
-            defence = self.defence_dice(chooser, target, a.until == "conquer")
-            if self.fight(source, target, used, defence, a.move) or a.until == "once":
+            used = min(dice, armies[source] - 1)
+            defence = self.defence_dice(chooser, target, not once)
+            if self.fight(source, target, used, defence, a.move) or once:
                 return
-            if s.armies[source] <= a.keep or s.armies[source] < 2:  # RISK-ATK-22, RISK-ATK-23
+            if armies[source] <= a.keep or armies[source] < 2:  # RISK-ATK-22, RISK-ATK-23
                 return
 
     def defence_chooser(self, defender: int) -> int | None:
@@ -583,28 +606,34 @@ class _Apply:
     def fight(self, source: str, target: str, att_n: int, def_n: int, move: str | None = None) -> bool:
         """Roll one battle; True when it conquered the target. `move` pre-answers the move-in."""
         s = self.s
-        att = self.rng.dice(att_n)
-        dfn = self.rng.dice(def_n)
-        att_loss, def_loss = battle(att, dfn)
-        s.armies[source] -= att_loss
-        s.armies[target] -= def_loss
+        armies = s.armies
+        rolls = self.rng.dice(att_n + def_n)  # the attacker's dice are rolled first
+        att = sorted(rolls[:att_n], reverse=True)
+        dfn = sorted(rolls[att_n:], reverse=True)
+        att_loss, def_loss = sorted_battle(att, dfn)
+        armies[source] -= att_loss
+        armies[target] -= def_loss
         defender = s.owner[target]
-        self.emit(E.Battle(player=s.current, source=source, target=target, defender=defender,
-                           attack_dice=sorted(att, reverse=True), defence_dice=sorted(dfn, reverse=True),
-                           attacker_losses=att_loss, defender_losses=def_loss))
-        if s.armies[target] > 0:
+        attacker = s.current
+        self.emit(trusted(E.Battle, player=attacker, source=source, target=target, defender=defender,
+                          attack_dice=att, defence_dice=dfn, attacker_losses=att_loss, defender_losses=def_loss))
+        if armies[target] > 0:
             if s.interrupt is not None:
-                s.interrupt = None
+                self.set(interrupt=None)
             return False
-        s.owner[target] = s.current
-        s.conquered_this_turn = True
-        self.emit(E.Conquered(player=s.current, source=source, target=target, previous_owner=defender))
-        s.interrupt = Interrupt(kind="occupy", source=source, target=target, dice=att_n, min=att_n,
-                                max=s.armies[source] - 1, defender=defender)
-        if att_n == s.armies[source] - 1:  # RISK-CONQ-4: min = max moves by itself
-            self.occupy(att_n)
+        s.owner[target] = attacker
+        self.emit(trusted(E.Conquered, player=attacker, source=source, target=target, previous_owner=defender))
+        most = armies[source] - 1
+        if att_n == most:  # RISK-CONQ-4: min = max moves by itself
+            self.set(conquered_this_turn=True)
+            self.move_in(source, target, defender, att_n)
         elif move is not None:  # chosen with the attack, so the move-in needs no prompt
-            self.occupy(att_n if move == "min" else s.armies[source] - 1)
+            self.set(conquered_this_turn=True)
+            self.move_in(source, target, defender, att_n if move == "min" else most)
+        else:
+            self.set(conquered_this_turn=True, interrupt=trusted(
+                Interrupt, kind="occupy", source=source, target=target, dice=att_n, min=att_n, max=most,
+                defender=defender))
         return True
 
     def defend(self, a: A.Defend) -> None:
@@ -620,7 +649,7 @@ class _Apply:
         if a.dice > s.armies[i.target]:
             raise RuleError("E_DEFENDER_DICE", to=self.tname(i.target))
         if a.always:
-            s.standing_defence[a.player] = a.dice
+            self.own("standing_defence")[a.player] = a.dice
         self.fight(i.source, i.target, i.dice, a.dice, i.move)
 
     def do_move(self, a: A.Move) -> None:
@@ -634,16 +663,19 @@ class _Apply:
         self.occupy(n)
 
     def occupy(self, n: int) -> None:
+        """Answer the pending move-in."""
+        i = self.s.interrupt
+        assert i is not None and i.source is not None and i.target is not None and i.defender is not None
+        self.move_in(i.source, i.target, i.defender, n)
+
+    def move_in(self, source: str, target: str, loser: int, n: int) -> None:
         """Move in, then elimination → victory → cards → forced trades (§7 ruling 15)."""
         s = self.s
-        i = s.interrupt
-        assert i is not None and i.source is not None and i.target is not None and i.defender is not None
-        s.armies[i.source] -= n
-        s.armies[i.target] = n
-        s.interrupt = None
-        self.emit(E.Moved(player=s.current, source=i.source, target=i.target, count=n, kind="occupy"))
-        loser = i.defender
-        if loser == NEUTRAL or any(o == loser for o in s.owner.values()):
+        s.armies[source] -= n
+        s.armies[target] = n
+        self.set(interrupt=None)
+        self.emit(trusted(E.Moved, player=s.current, source=source, target=target, count=n, kind="occupy"))
+        if loser == NEUTRAL or loser in s.owner.values():
             self.check_victory()
             return
         if s.player(loser).status != "active":  # type: ignore[union-attr]
@@ -651,15 +683,16 @@ class _Apply:
             return
         taken = s.hands.get(loser, [])
         self.set_player(loser, status="eliminated")
-        self.emit(E.Eliminated(player=loser, by=s.current, cards_taken=len(taken)))
+        self.emit(trusted(E.Eliminated, player=loser, by=s.current, cards_taken=len(taken)))
         if s.options.destroy_rule == "convert_24":
             self.convert_destroy_missions(loser, exempt=s.current, reason="target_eliminated_by_other")
         if self.check_victory():
             return
-        s.hands[s.current].extend(taken)
-        s.hands[loser] = []
-        if len(s.hands[s.current]) >= 6:
-            s.interrupt = Interrupt(kind="elim_trade", eliminated=loser)
+        hands = self.own("hands")
+        hands[s.current].extend(taken)
+        hands[loser] = []
+        if len(hands[s.current]) >= 6:
+            self.set(interrupt=trusted(Interrupt, kind="elim_trade", eliminated=loser))
 
     def convert_destroy_missions(self, target: int, exempt: int | None, reason: str) -> None:
         s = self.s
@@ -667,8 +700,8 @@ class _Apply:
         for pid, mid in list(s.missions.items()):
             m = self.b.mission.get(mid)
             if m and m.destroy == colour and pid != exempt and pid != target:
-                s.missions[pid] = "M05"
-                self.emit(E.MissionChanged(private_to=pid, mission="M05", previous=mid, reason=reason))  # type: ignore[arg-type]
+                self.own("missions")[pid] = "M05"
+                self.emit(trusted(E.MissionChanged, private_to=pid, mission="M05", previous=mid, reason=reason))
 
     # -- fortify
 
@@ -693,7 +726,7 @@ class _Apply:
             self.leave_attack()
         s.armies[source] -= n
         s.armies[target] += n
-        self.emit(E.Moved(player=a.player, source=source, target=target, count=n, kind="fortify"))
+        self.emit(trusted(E.Moved, player=a.player, source=source, target=target, count=n, kind="fortify"))
         if not self.check_victory():
             self.end_turn()
 
@@ -710,22 +743,20 @@ class _Apply:
         for t, o in s.owner.items():
             if o == pid:
                 s.owner[t] = NEUTRAL
-        s.discard.extend(s.hands.get(pid, []))
-        self.rng.shuffle(s.discard)
-        s.hands[pid] = []
-        s.missions.pop(pid, None)
-        s.setup_left.pop(pid, None)
-        s.plans.pop(pid, None)
-        s.standing_defence.pop(pid, None)
-        self.emit(E.PlayerLeft(player=pid, removed_by=removed_by))
+        discard = self.own("discard")
+        discard.extend(s.hands.get(pid, []))
+        self.rng.shuffle(discard)
+        self.own("hands")[pid] = []
+        for field in ("missions", "setup_left", "plans", "standing_defence"):
+            self.own(field).pop(pid, None)
+        self.emit(trusted(E.PlayerLeft, player=pid, removed_by=removed_by))
         self.convert_destroy_missions(pid, exempt=None, reason="target_left")
         if self.check_victory():
             return
         if s.phase in (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.SETUP_PLACE_2P):
             self.setup_after_leave(pid, was_current)
         elif was_current:
-            s.interrupt = None
-            s.conquered_this_turn = False  # RISK-ELIM-14: no card draw
+            self.set(interrupt=None, conquered_this_turn=False)  # RISK-ELIM-14: no card draw
             self.end_turn()
 
     def settle_open_decisions(self, pid: int) -> None:
@@ -756,7 +787,7 @@ class _Apply:
         if not was_current:
             return
         if s.phase is Phase.SETUP_CLAIM:
-            s.current = self.next_seat(pid, s.active_ids())
+            self.set(current=self.next_seat(pid, s.active_ids()))
         else:
             self.advance_setup(pid)
 
@@ -783,12 +814,8 @@ class _Apply:
         return False
 
     def win(self, pid: int, reason: str) -> None:
-        s = self.s
-        s.phase = Phase.GAME_OVER
-        s.winner = pid
-        s.interrupt = None
-        s.pool = 0
-        self.emit(E.GameWon(player=pid, reason=reason, missions=dict(s.missions)))  # type: ignore[arg-type]
+        self.set(phase=Phase.GAME_OVER, winner=pid, interrupt=None, pool=0)
+        self.emit(trusted(E.GameWon, player=pid, reason=reason, missions=dict(self.s.missions)))
 
 
 def preferred_set(board: RiskMap, s: RiskState, pid: int) -> tuple[str, str, str]:
