@@ -24,9 +24,7 @@ class Reference(NamedTuple):
 
 REFERENCES = {
     "risk": Reference(ROOT / "docs" / "rules" / "risk.md", "RISK", 326, {}),
-    "wizards-quest": Reference(ROOT / "docs" / "rules" / "wizards-quest.md", "WQ", 194, {
-        "WQ-DIG-4": "board picture: the Wizard's Quest renderer",
-    }),
+    "wizards-quest": Reference(ROOT / "docs" / "rules" / "wizards-quest.md", "WQ", 194, {}),
 }
 
 
