@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from engine.core.models import Event, GameState
 
-BOARDS = frozenset({"risk"})
+BOARDS = frozenset({"risk", "wizards_quest"})
 """Games with a board picture; the others are shown as text (`Ruleset.text_board`)."""
 
 
@@ -25,4 +25,10 @@ def render_board(state: GameState, events: Sequence[Event] = (), *, locale: str 
 
         assert isinstance(state, RiskState)
         return risk.render(state, events, locale=locale)
+    if state.game == "wizards_quest":
+        from engine.games.wizards_quest.state import WQState
+        from renderer import wizards_quest
+
+        assert isinstance(state, WQState)
+        return wizards_quest.render(state, events, locale=locale)
     raise ValueError(f"no board renderer for {state.game!r}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import ClassVar
 
 from PIL import Image
 from pydantic import BaseModel, ConfigDict, model_validator
@@ -121,3 +122,96 @@ def geometry_path(game: str) -> Path:
 @cache
 def load(game: str = "risk") -> Geometry:
     return Geometry.model_validate_json(geometry_path(game).read_text(encoding="utf-8"))
+
+
+class Place(BaseModel):
+    """One Wizard's Quest location: its shape as rectangles and the boxes its marks are drawn in."""
+
+    index: int
+    """The location's value in the painted index image (1-based, in location order)."""
+    rects: list[Box]
+    label: Box
+    """The location id (and a castle's keep)."""
+    badge: Box
+    """The occupant's badge, with room on its right for a leader's disc."""
+    tokens: Box | None = None
+    """Territories only: the Dragon, the Great Mage and a treasure marker, side by side."""
+    tunnel: Box | None = None
+    """A tunnel mouth's marker."""
+    fill_at: tuple[int, int]
+    """A pixel of plain fill: clear of the marks, the bridges, the border and the highlight rim."""
+
+    @property
+    def bbox(self) -> Box:
+        return Box(x0=min(r.x0 for r in self.rects), y0=min(r.y0 for r in self.rects),
+                   x1=max(r.x1 for r in self.rects), y1=max(r.y1 for r in self.rects))
+
+    def marks(self) -> list[Box]:
+        return [b for b in (self.label, self.badge, self.tokens, self.tunnel) if b is not None]
+
+
+class Bridge(BaseModel):
+    a: str
+    b: str
+    box: Box
+    """The planks, across the river."""
+
+
+class RegionShape(BaseModel):
+    box: Box
+    """The region's block of territories."""
+    tab: Box
+    """Its name tab, astride the block's top edge."""
+
+
+class WQGeometry(BaseModel):
+    """The Wizard's Quest board (data/wizards_quest/geometry.json): rectangles over an open sea."""
+
+    map: str
+    width: int
+    height: int
+    label_size: int
+    locations: dict[str, Place]
+    water: dict[str, list[Box]]
+    """River and lake rectangles; the sea is every pixel that is neither land nor other water."""
+    bridges: list[Bridge]
+    regions: dict[str, RegionShape]
+
+    WATER_VALUES: ClassVar[dict[str, int]] = {"river": 250, "lake": 251}
+    """Index-image values of the inland waters (0 is the sea)."""
+
+    @model_validator(mode="after")
+    def _check(self) -> WQGeometry:
+        indices = sorted(p.index for p in self.locations.values())
+        if indices != list(range(1, len(indices) + 1)):
+            raise ValueError("location indices must be 1 … n")
+        boxes = [(f"{loc} {k}", box) for loc, p in self.locations.items() for k, box in enumerate(p.marks())]
+        boxes += [(f"region {r} tab", shape.tab) for r, shape in self.regions.items()]
+        boxes += [(f"bridge {b.a}-{b.b}", b.box) for b in self.bridges]
+        for name, box in boxes:
+            if not box.within(self.width, self.height):
+                raise ValueError(f"{name} lies outside the map")
+        for k, (name, box) in enumerate(boxes):
+            for other, box2 in boxes[k + 1:]:
+                if box.overlaps(box2):
+                    raise ValueError(f"{name} overlaps {other}")
+        return self
+
+    def index_image(self) -> Image.Image:
+        """Sea 0, each location's index on its rectangles, inland waters their WATER_VALUES.
+
+        Rectangles are painted in location order, then the waters: a castle cut out of a territory's corner and
+        a lake reaching into territories simply cover what lies below."""
+        img = Image.new("L", (self.width, self.height), 0)
+        for loc in self.locations.values():
+            for r in loc.rects:
+                img.paste(loc.index, (r.x0, r.y0, r.x1, r.y1))
+        for water, rects in self.water.items():
+            for r in rects:
+                img.paste(self.WATER_VALUES[water], (r.x0, r.y0, r.x1, r.y1))
+        return img
+
+
+@cache
+def load_wizards_quest() -> WQGeometry:
+    return WQGeometry.model_validate_json(geometry_path("wizards_quest").read_text(encoding="utf-8"))

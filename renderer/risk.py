@@ -6,7 +6,7 @@ the public events. Card identities, missions and secret placement plans are neve
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -21,17 +21,22 @@ from engine.games.risk.state import NEUTRAL, Phase, RiskPlayer, RiskState
 from renderer.draw import (
     DARK_INK,
     LIGHT_INK,
+    PLAYER_LOOKS,
     RGB,
     SOLID,
     Canvas,
+    Look,
     Palette,
     Piece,
-    arrow_outline,
-    blend,
+    capitalise,
+    differs,
     hex_rgb,
     ink_for,
+    make_look,
     pill_mask,
+    spread,
     text_box,
+    where,
 )
 from renderer.fonts import clean, fit, font
 from renderer.geometry import Box, Geometry, SeaLink, load
@@ -68,30 +73,8 @@ BADGE_RING = 2
 """A white ring and a dark edge around each army badge, so that it stands out on any fill."""
 
 
-@dataclass(frozen=True)
-class Look:
-    """How one owner is drawn: a strong colour for badges and swatches, a lighter fill, and a letter."""
-
-    badge: RGB
-    fill: RGB
-    letter: str
-
-
-def _look(badge: str, letter: str, fill_mix: float = 0.38) -> Look:
-    strong = hex_rgb(badge)
-    return Look(strong, blend(strong, LIGHT_INK, fill_mix), letter)
-
-
-LOOKS: dict[str, Look] = {
-    # Okabe–Ito-inspired shades that still read as the engine's colour names; the letter backs the colour up.
-    "red": _look("#d43d28", "R"),
-    "blue": _look("#0a6fb4", "B"),
-    "green": _look("#009e73", "G"),
-    "yellow": _look("#f2dc3c", "Y", 0.45),
-    "black": _look("#333b47", "K", 0.3),
-    "pink": _look("#cc72b0", "P"),
-}
-NEUTRAL_LOOK = _look("#a09a8e", "N", 0.5)
+LOOKS: dict[str, Look] = {c: PLAYER_LOOKS[c] for c in ("red", "blue", "green", "yellow", "black", "pink")}
+NEUTRAL_LOOK = make_look("#a09a8e", "N", 0.5)
 CONTINENT_TINTS: dict[str, tuple[RGB, RGB]] = {
     # (sea tint around the continent, ink of its outline and label)
     "north_america": (hex_rgb("#ead9ad"), hex_rgb("#7d6224")),
@@ -155,28 +138,6 @@ class Board:
     palette: Palette
 
 
-def _spread(img: Image.Image, radius: int, grow: bool) -> Image.Image:
-    """Max (grow) or min over each (2r+1)² square, from shifted copies: far faster than Pillow's rank filter."""
-    pick, pad = (ImageChops.lighter, 0) if grow else (ImageChops.darker, 255)
-    for axis in (0, 1):
-        out = img
-        for d in (*range(-radius, 0), *range(1, radius + 1)):
-            moved = Image.new("L", img.size, pad)
-            moved.paste(img, (d, 0) if axis == 0 else (0, d))
-            out = pick(out, moved)
-        img = out
-    return img
-
-
-def _mask(img: Image.Image, test: Callable[[int], bool]) -> Image.Image:
-    return img.point(lambda v: 255 if test(v) else 0)
-
-
-def _differs(img: Image.Image, radius: int) -> Image.Image:
-    """Where the (2r+1)² square around a pixel holds more than one value."""
-    return _mask(ImageChops.difference(_spread(img, radius, True), _spread(img, radius, False)), bool)
-
-
 def _base_map(board: RiskMap, g: Geometry, layers: Layers) -> Image.Image:
     """The map's layer values: fills, rims, borders, coasts, continent tints and sea lanes."""
     idx = g.index_image()
@@ -185,13 +146,13 @@ def _base_map(board: RiskMap, g: Geometry, layers: Layers) -> Image.Image:
     for tid, shape in g.territories.items():
         lut[shape.index] = continent_no[board.territory[tid].continent]
     cont = idx.point(lut)
-    land = _mask(idx, bool)
-    edge = _differs(idx, 1)
-    coast = ImageChops.multiply(edge, _mask(_spread(idx, 1, False), lambda v: v == 0))
-    continent_edge = ImageChops.multiply(_differs(cont, 2), _mask(_spread(idx, 2, False), bool))
-    rim = ImageChops.multiply(_differs(idx, RIM), land)
-    grown = _spread(cont, SHELF, True)
-    shelf = ImageChops.multiply(_mask(grown, bool), ImageChops.invert(land))
+    land = where(idx, bool)
+    edge = differs(idx, 1)
+    coast = ImageChops.multiply(edge, where(spread(idx, 1, False), lambda v: v == 0))
+    continent_edge = ImageChops.multiply(differs(cont, 2), where(spread(idx, 2, False), bool))
+    rim = ImageChops.multiply(differs(idx, RIM), land)
+    grown = spread(cont, SHELF, True)
+    shelf = ImageChops.multiply(where(grown, bool), ImageChops.invert(land))
 
     out = idx.copy()
     out.paste(idx.point(lambda v: v - 1 + layers.rim if v else 0), mask=rim)
@@ -403,14 +364,14 @@ def _arrow(canvas: Canvas, b: Board, source: str, target: str, core: RGB, outlin
     start, end = _at(g.territories[source].badge), _at(g.territories[target].badge)
     lane = _lane(g, source, target)
     if lane is None or not lane.wraps:
-        _arrow_part(canvas, start, end, core, outline, head=True, trim=(22, 26))
+        canvas.arrow(start, end, core, outline, head=True, trim=(22, 26))
         return
     for x0, y0, x1, y1 in lane.segments:
         edge = (x1, y1 + MAP_Y)
         if _inside(g.territories[source].bbox, x0, y0):
-            _arrow_part(canvas, start, edge, core, outline, head=False, trim=(22, 0))
+            canvas.arrow(start, edge, core, outline, head=False, trim=(22, 0))
         else:
-            _arrow_part(canvas, edge, end, core, outline, head=True, trim=(0, 26))
+            canvas.arrow(edge, end, core, outline, head=True, trim=(0, 26))
 
 
 def _lane(g: Geometry, a: str, b: str) -> SeaLink | None:
@@ -419,19 +380,6 @@ def _lane(g: Geometry, a: str, b: str) -> SeaLink | None:
 
 def _inside(box: Box, x: float, y: float) -> bool:
     return box.x0 <= x <= box.x1 and box.y0 <= y <= box.y1
-
-
-def _arrow_part(canvas: Canvas, p: tuple[float, float], q: tuple[float, float], core: RGB, outline: RGB, *,
-                head: bool, trim: tuple[float, float]) -> None:
-    dx, dy = q[0] - p[0], q[1] - p[1]
-    length = (dx * dx + dy * dy) ** 0.5 or 1.0
-    ux, uy = dx / length, dy / length
-    p = (p[0] + ux * trim[0], p[1] + uy * trim[0])
-    q = (q[0] - ux * trim[1], q[1] - uy * trim[1])
-    head_length = 20 if head else 0
-    canvas.polygon(arrow_outline((p[0] - ux * 2, p[1] - uy * 2), (q[0] + ux * 3, q[1] + uy * 3), 10,
-                                 head_length + 4), outline)
-    canvas.polygon(arrow_outline(p, q, 6, head_length), core)
 
 
 def _banner(canvas: Canvas, b: Board, state: RiskState, last: LastTurn, names: Names, locale: str) -> None:
@@ -445,17 +393,17 @@ def _banner(canvas: Canvas, b: Board, state: RiskState, last: LastTurn, names: N
         heading = translate("risk.board.turn", locale, turn=state.turn)
     else:
         heading = translate("risk.board.setup", locale)
-    x = canvas.text((24, y1), _capital(heading), title, LIGHT_INK, BANNER, anchor="lm")[2] + 22
+    x = canvas.text((24, y1), capitalise(heading), title, LIGHT_INK, BANNER, anchor="lm")[2] + 22
     who = state.winner if over else state.current
     player = state.player(who) if who is not None else None
     if player is not None:
-        x = _swatch(canvas, (x, y1), look_of(state, player.id) or NEUTRAL_LOOK, 30, BANNER) + 10
+        x = canvas.swatch((x, y1), look_of(state, player.id) or NEUTRAL_LOOK, 30, BANNER) + 10
         shown = names(player.id)
         if over:
             shown = translate("risk.board.winner", locale, player=shown)
         x = canvas.text((x, y1), fit(shown, title, 560), title, LIGHT_INK, BANNER, anchor="lm")[2] + 18
     if not over:
-        phase = _capital(translate(f"risk.phase.{state.phase.value}", locale))
+        phase = capitalise(translate(f"risk.phase.{state.phase.value}", locale))
         canvas.text((x, y1), "· " + phase, font(24), BANNER_MUTED, BANNER, anchor="lm")
     to_place = _to_place(state)
     if to_place:
@@ -479,23 +427,10 @@ def _banner(canvas: Canvas, b: Board, state: RiskState, last: LastTurn, names: N
         canvas.text((WIDTH - 24, y2), battle, font(17, bold=True), LIGHT_INK, BANNER, anchor="rm")
 
 
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 def _to_place(state: RiskState) -> int:
     if state.phase in (Phase.SETUP_PLACE, Phase.SETUP_PLACE_2P, Phase.SETUP_CLAIM):
         return state.setup_left.get(state.current, 0)
     return state.pool
-
-
-def _swatch(canvas: Canvas, xy: tuple[float, float], look: Look, size: int, bg: RGB) -> int:
-    """A rounded square of the owner's colour with their letter, left-centred at xy; returns its right edge."""
-    x, y = round(xy[0]), round(xy[1] - size / 2)
-    canvas.pill((x, y, x + size, y + size), look.badge, bg, radius=size // 4)
-    canvas.text((x + size / 2, y + size / 2 + 1), look.letter, font(size * 5 // 8, bold=True), ink_for(look.badge),
-                look.badge)
-    return x + size
 
 
 def _reinforcements(b: Board, state: RiskState, pid: int) -> int:
@@ -520,7 +455,7 @@ def _legend(canvas: Canvas, b: Board, state: RiskState, entries: list[RiskPlayer
         if player is not None and pid == state.current and state.phase is not Phase.GAME_OVER:
             bg = LEGEND_ACTIVE
             canvas.pill((x + 6, y + 3, x + slot_w - 6, y + LEGEND_ROW - 1), bg, LEGEND, radius=10)
-        text_x = _swatch(canvas, (x + 16, y + 23), look_of(state, pid) or NEUTRAL_LOOK, 30, bg) + 10
+        text_x = canvas.swatch((x + 16, y + 23), look_of(state, pid) or NEUTRAL_LOOK, 30, bg) + 10
         room = x + slot_w - 12 - text_x
         ink = LEGEND_MUTED if out else DARK_INK
         x0, _, x1, _ = canvas.text((text_x, y + 23), fit(names(pid), name_font, room), name_font, ink, bg, anchor="lm")

@@ -81,12 +81,25 @@ async def test_new_game_takes_each_games_own_options(h: DispatchHarness) -> None
     await h.slash("game", "add-ai", user=ada)
     started = await h.slash("game", "start", user=ada)
     posted = "\n".join(m.content for m in started.channel_messages)
-    assert "Region 1: Frostmarch" in posted, "a game without a picture posts its text board"
+    assert [f.filename for m in started.channel_messages for f in m.files] == ["board.png"], "the board follows"
     assert f"<@{uid(ada)}>" in posted, "the human is pinged when it is their decision"
     state = await wq_state(h)
     assert state.options.turn_order == "fixed" and state.options.round_limit == 20
     game = await h.bot.service.store.live_game(int(h.world.channel["id"]))  # type: ignore[attr-defined]
     assert game.lobby["clock"]["turn_hours"] == 2.0, "the clock options reach the table"
+
+
+async def test_a_game_without_a_picture_posts_its_text_board(h: DispatchHarness,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("renderer.BOARDS", frozenset({"risk"}))  # as for a game whose renderer is still to come
+    ada = h.add_member("Ada")
+    await h.slash("game", "new", options={"game": "wizards-quest"}, user=ada)
+    await h.slash("game", "add-ai", user=ada)
+    started = await h.slash("game", "start", user=ada)
+    posted = "\n".join(m.content for m in started.channel_messages)
+    assert "Region 1: Frostmarch" in posted and not any(m.files for m in started.channel_messages)
+    board = await h.slash("board", user=ada)
+    assert "Region 1: Frostmarch" in said(board) and not board.files
 
 
 async def test_wq_commands_elsewhere_are_refused(h: DispatchHarness) -> None:
@@ -239,7 +252,8 @@ async def test_attack_buttons_roll_capture_end_turn_and_stale_clicks(h: Dispatch
     end = f"wq:end:{after.seq}"
     assert end in moved.response.custom_ids()
     ended = await h.button(end, user=ada)
-    assert f"<@{them}>" in said(ended) and "Region 1: Frostmarch" in said(ended), "the next player and the board"
+    assert f"<@{them}>" in said(ended), "the next player is pinged"
+    assert [f.filename for f in ended.files] == ["board.png"], "and the board follows the turn"
     assert (await wq_state(h)).current == them
 
 

@@ -1,0 +1,284 @@
+"""The Wizard's Quest board picture (WQ-DIG-4): colours at anchors, marks, size, determinism, privacy, highlights."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from contextlib import contextmanager
+from unittest.mock import patch
+
+import pytest
+from PIL import Image
+
+from engine.core.models import Event
+from engine.games.wizards_quest import events as E
+from engine.games.wizards_quest.state import WQState
+from renderer import BOARDS, draw, has_board, render_board
+from renderer import wizards_quest as wq
+from renderer.draw import PLAYER_LOOKS, Canvas
+from renderer.fonts import font
+from renderer.geometry import Box, load_wizards_quest
+from tests.engine.wizards_quest.helpers import MAP, P1, P2, P3, P4, P5, P6, Phase, Treasure, Turn, position
+
+GEOMETRY = load_wizards_quest()
+PLAYERS = (P1, P2, P3, P4, P5, P6)
+EMPTY = ("1.3", "2.2", "3.5", "5.5", "6.4", "C6")
+ORC_HELD = {"1.2": 1, "2.5": 2, "4.2": 3, "5.2": 4, "C5": 4, "6.3": 4}
+TREASURES = [
+    Treasure(owner=P1, kind="crown", hider=P2, location="2.2"),
+    Treasure(owner=P2, kind="chest", hider=P3, location="5.2"),
+    Treasure(owner=P3, kind="ring", hider=P1, location="6.4"),
+    Treasure(owner=P4, kind="crown", hider=P1),
+]
+
+
+def decode(png: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(png))
+    assert img.format == "PNG"
+    return img.convert("RGB")
+
+
+def at(img: Image.Image, x: float, y: float) -> tuple[int, int, int]:
+    """The picture's pixel at map coordinates."""
+    return img.getpixel((round(x), round(y) + wq.MAP_Y))  # type: ignore[return-value]
+
+
+def on_map(box: Box) -> tuple[int, int, int, int]:
+    return box.x0, box.y0 + wq.MAP_Y, box.x1, box.y1 + wq.MAP_Y
+
+
+def count(img: Image.Image, colour: tuple[int, int, int], box: tuple[int, int, int, int] | None = None) -> int:
+    return sum(px == colour for px in (img.crop(box) if box else img).get_flattened_data())
+
+
+def busy(**changes: object) -> WQState:
+    """Six players holding most of the board, orcs (one stack frenzy-ready), empty places, both leaders of
+    two players, the Dragon, the Great Mage in region 4, placed treasures and one still held by its hider."""
+    held = [loc for loc in MAP.ids if loc not in EMPTY and loc not in ORC_HELD]
+    owner = {loc: PLAYERS[k % 6] for k, loc in enumerate(held)}
+    men = {loc: [1, 7, 12, 45, 99, 250][k % 6] for k, loc in enumerate(held)}
+    hero = {P1: next(loc for loc in held if owner[loc] == P1), P2: next(loc for loc in held if owner[loc] == P2)}
+    sorcerer = {P1: [loc for loc in held if owner[loc] == P1][1], P3: next(loc for loc in held if owner[loc] == P3)}
+    fields: dict = {"owner": owner, "men": men, "orcs": ORC_HELD, "hero": hero, "sorcerer": sorcerer,
+                    "dragon": "3.5", "mage": "4.1", "treasures": TREASURES, "retrieved": {P2: ["ring"]},
+                    "hands": {P1: ["levy-1"], P2: ["levy-2", "extra_campaign-1"]}, "boats": {P3: ["levy-3"]},
+                    "round": 7, "current": P2, "phase": Phase.REINFORCE, "pool": 6, "homes": False}
+    fields.update(changes)
+    return position(6, **fields)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def state() -> WQState:
+    return busy()
+
+
+@pytest.fixture(scope="module")
+def picture(state: WQState) -> Image.Image:
+    return decode(wq.render(state))
+
+
+@contextmanager
+def drawn() -> Iterator[list[str]]:
+    """Record every string the renderer draws (its cached badges and tokens are drawn afresh)."""
+    for cached in (wq._badge, wq._orc_badge, wq._token):
+        cached.cache_clear()
+    texts: list[str] = []
+    original = Canvas.text
+
+    def spy(self: Canvas, xy: tuple[float, float], s: str, *args: object, **kwargs: object) -> object:
+        texts.append(s)
+        return original(self, xy, s, *args, **kwargs)  # type: ignore[arg-type]
+
+    with patch.object(Canvas, "text", spy):
+        yield texts
+
+
+@pytest.mark.rule("WQ-DIG-4")
+def test_each_location_shows_its_holders_colour_the_orcs_or_its_regions_tint(state: WQState,
+                                                                             picture: Image.Image) -> None:
+    looks = {pid: PLAYER_LOOKS[state.player(pid).colour] for pid in PLAYERS}  # type: ignore[union-attr]
+    fills = [look.fill for look in looks.values()] + [wq.ORC_FILL] + [t for t, _ in wq.REGION_LOOKS.values()]
+    assert len(set(fills)) == len(fills), "two kinds of holder share a fill"
+    for loc, place in GEOMETRY.locations.items():
+        if loc in state.owner:
+            wanted = looks[state.owner[loc]].fill
+        elif loc in ORC_HELD:
+            wanted = wq.ORC_FILL
+        else:
+            wanted = wq.REGION_LOOKS[MAP.region_of[loc]][0]
+        assert at(picture, *place.fill_at) == wanted, loc
+
+
+@pytest.mark.rule("WQ-DIG-4")
+def test_badges_show_the_holders_colour_and_letter_or_the_orcs(state: WQState, picture: Image.Image) -> None:
+    """The holder's colour on each badge, and every holder's letter too, for colour-blind players."""
+    letters = [look.letter for look in PLAYER_LOOKS.values()]
+    assert len(set(letters)) == len(letters)
+    with drawn() as texts:
+        wq.render(state)
+    for pid in PLAYERS:
+        assert PLAYER_LOOKS[state.player(pid).colour].letter in texts  # type: ignore[union-attr]
+    for loc, place in GEOMETRY.locations.items():
+        x0, y0, x1, y1 = on_map(place.badge)
+        strip = picture.crop((x0, y0, x1, y1))
+        if loc in state.owner:
+            look = PLAYER_LOOKS[state.player(state.owner[loc]).colour]  # type: ignore[union-attr]
+            assert count(strip, look.badge) > 300, f"no badge of the holder's colour on {loc}"
+        elif loc in ORC_HELD:
+            assert count(strip, wq.ORC) > 300, loc
+        else:
+            assert count(strip, draw.DARK_INK) == 0, f"{loc} is empty: no badge"
+
+
+@pytest.mark.rule("WQ-DIG-4")
+def test_leaders_beasts_frenzy_ready_orcs_and_treasures_are_marked(state: WQState, picture: Image.Image) -> None:
+    with drawn() as texts:
+        wq.render(state)
+    assert texts.count("H") == 2 + 1 and texts.count("S") == 2 + 1, "one disc per leader on the board, plus the key"
+    assert texts.count("D") == 1 + 1 and texts.count("★") == 1 + 1, "the Dragon and the Mage, plus the key"
+    for loc, n in ORC_HELD.items():
+        ring = count(picture.crop(on_map(GEOMETRY.locations[loc].badge)), wq.FRENZY)
+        assert (ring > 50) == (n >= 4), f"{loc}: {n} orcs"
+    for t in TREASURES:
+        if t.location is None:
+            continue
+        tokens = picture.crop(on_map(GEOMETRY.locations[t.location].tokens))  # type: ignore[arg-type]
+        assert count(tokens, PLAYER_LOOKS[state.player(t.owner).colour].badge) > 100, t  # type: ignore[union-attr]
+
+
+@pytest.mark.rule("WQ-DIG-4")
+def test_the_protected_region_has_a_golden_outline_and_tab(state: WQState, picture: Image.Image) -> None:
+    with drawn() as texts:
+        wq.render(state)
+    assert "4 · Eastvale · Protected" in texts and "3 · Westmoor" in texts
+    x0, y0, _, y1 = on_map(GEOMETRY.regions["4"].box)
+    assert count(picture, wq.PROTECTED, (x0 - 4, y0 + 40, x0 + 4, y1 - 40)) > 0.9 * 8 * (y1 - y0 - 80)
+    assert count(decode(wq.render(busy(mage=None))), wq.PROTECTED) == 0
+
+
+def test_size_bounds_even_for_a_busy_board(state: WQState) -> None:
+    events: list[Event] = [
+        E.Battle(player=P1, number=1, source=a, target=b, against="player", defender=P2, roll=4, d=3,
+                 attacker_won=True, attacker_left=5, defender_left=0)
+        for a, b in [("1.1", "1.2"), ("3.6", "4.4"), ("1.2", "6.5"), ("C7", "3.3"), ("5.6", "6.4"), ("2.3", "2.6")]
+    ]
+    events += [E.Captured(player=P1, source="1.1", target=t, count=2) for t in MAP.ids[::4]]
+    events += [E.Frenzy(source="5.2", target="5.3", defender=P3, d=3, rolls=[4, 2], orc_losses=1,
+                        defender_losses=1, captured=True, moved=3)]
+    png = wq.render(state, events)
+    img = Image.open(io.BytesIO(png))
+    assert img.mode == "P", "the PNG is palette-based"
+    assert img.width == 1600 and img.height < 1700
+    assert len(png) <= 150 * 1024
+
+
+def test_the_same_state_gives_the_same_bytes(state: WQState) -> None:
+    events = [E.Captured(player=P1, source="1.1", target="1.4", count=2)]
+    first = wq.render(state, events)
+    assert wq.render(state, events) == first
+    draw.text_mask.cache_clear()
+    wq._badge.cache_clear()
+    wq._token.cache_clear()
+    assert wq.render(WQState.model_validate(state.model_dump()), events) == first
+
+
+@pytest.mark.rule("WQ-DIG-4")
+def test_hidden_information_is_never_drawn() -> None:
+    """WQ-DIG-1, WQ-TRS-9: hand contents, deck order, dice state, a treasure its hider still holds, and marker
+    kinds under the decoy variant never change the picture; hand sizes and public kinds do."""
+    a = busy(hands={P1: ["levy-1"], P2: ["levy-2", "extra_campaign-1"]}, decoy=True)
+    b = busy(hands={P1: ["orcbane-1"], P2: ["famine-1", "plague-1"]}, decoy=True, seed=99)
+    swapped = [t.model_copy(update={"kind": {"crown": "decoy", "chest": "ring", "ring": "crown"}[t.kind]})
+               for t in TREASURES]
+    b = b.model_copy(update={"treasures": swapped, "deck": list(reversed(b.deck))})
+    assert a.hands != b.hands and a.deck != b.deck and a.rng != b.rng and a.treasures != b.treasures
+    secret = [E.CardReceived(card="levy-1", private_to=P1),
+              E.TreasureHidden(hider=P2, owner=P1, territory="2.2", kind="crown", private_to=P2)]
+    assert wq.render(a) == wq.render(b) == wq.render(a, secret)
+    held = a.model_copy(update={"treasures": [*a.treasures[:3], a.treasures[3].model_copy(update={"kind": "ring"})]})
+    assert wq.render(held) == wq.render(a), "a treasure not yet hidden is not on the board"
+    public = busy(hands={P1: ["levy-1"], P2: ["levy-2", "extra_campaign-1"]})
+    assert wq.render(public) != wq.render(public.model_copy(update={"treasures": swapped})), "kinds show without decoy"
+    assert wq.render(a) != wq.render(busy(hands={P1: [], P2: ["levy-2", "extra_campaign-1"]}, decoy=True)), \
+        "hand sizes are public, so this test can tell"
+    with drawn() as texts:
+        wq.render(a)
+    assert texts.count("?") == 3 + 1, "each placed marker is a '?' under the decoy variant (and in the key)"
+
+
+@pytest.mark.rule("WQ-DIG-4")
+def test_last_turn_attacks_captures_and_beasts_are_highlighted(state: WQState, picture: Image.Image) -> None:
+    declared = E.AttackDeclared(player=P2, kind="campaign", source="3.6", target="4.4", defender=P4)
+    battle = E.Battle(player=P2, number=1, source="3.6", target="4.4", against="player", defender=P4, roll=5, d=4,
+                      attacker_won=True, attacker_left=3, defender_left=0)
+    won = E.Captured(player=P2, source="3.6", target="4.4", count=2)
+    dragon = E.DragonLanded(reason="phase", dice=[3, 5], territory="3.5")
+    mage = E.MageMoved(reason="phase", dice=[4, 1], territory="4.1", region=4)
+    after = decode(wq.render(state, [dragon, mage, declared, battle, won]))
+    assert count(picture, wq.ATTACK_ARROW) == 0
+    channel = (GEOMETRY.water["river"][0].x0, wq.MAP_Y, GEOMETRY.water["river"][0].x1, wq.MAP_Y + GEOMETRY.height)
+    assert count(after, wq.ATTACK_ARROW, channel) > 50, "no arrow across the bridge"
+    for loc, colour in (("4.4", wq.CAPTURED), ("3.5", wq.DRAGON), ("4.1", wq.MAGE)):
+        box = on_map(GEOMETRY.locations[loc].bbox)
+        assert count(after, colour, box) > count(picture, colour, box) + 500, loc
+    with drawn() as texts:
+        wq.render(state, [battle])
+    assert "Last battle 3.6 → 4.4: die 5 vs D 4, attacker wins" in texts
+
+
+@pytest.mark.rule("WQ-DIG-4")
+def test_banner_and_legend_show_round_player_step_pool_and_each_players_counts(state: WQState) -> None:
+    with drawn() as texts:
+        wq.render(state)
+    joined = "\n".join(texts)
+    assert "Round 7" in texts and "Player2" in texts and "· Reinforcement" in texts and "Men to place: 6" in texts
+    assert "Protected: region 4 Eastvale" in joined and f"Deck {len(state.deck)} · discard 0" in joined
+    for pid in PLAYERS:
+        held = state.locations_of(pid)
+        men = sum(state.men[loc] for loc in held)
+        cards, boats = len(state.hands.get(pid, [])), len(state.boats.get(pid, []))
+        assert f"Locations {len(held)} · Men {men} · Cards {cards} · Boats {boats}" in texts, pid
+    assert f"Hero {state.hero[P1]} · Sorcerer {state.sorcerer[P1]}" in joined
+    assert "Hero off · Sorcerer off" in joined
+    assert "1/3" in texts and texts.count("0/3") == 5
+
+
+def test_eliminated_players_and_the_winner_are_marked() -> None:
+    over = busy(phase=Phase.GAME_OVER, eliminated=(P5,), turn=Turn())
+    over = over.model_copy(update={"winners": [P2], "retrieved": {P2: ["crown", "chest", "ring"]}})
+    with drawn() as texts:
+        wq.render(over)
+    assert "Game over" in texts and "Player2 wins" in texts and "Eliminated" in texts and "Winner" in texts
+    nobody = over.model_copy(update={"winners": []})
+    with drawn() as texts:
+        wq.render(nobody)
+    assert "Nobody wins: the orcs take the island" in texts
+
+
+def test_names_in_any_script_are_drawn_with_real_glyphs(state: WQState) -> None:
+    names = ["Владимир Владимирович", "김민준", "Friedrich Wilhelm Maximilian Alexander of Hohenzollern-Emden",
+             "🐉 Drachenreiter 🐉", "Åsa Öberg-Šimić", "\u200b"]
+    named = state.model_copy(update={"players": [p.model_copy(update={"name": n})
+                                                 for p, n in zip(state.players, names, strict=True)]})
+    with drawn() as texts:
+        png = render_board(named)
+    assert {"Владимир Владимирович", "김민준", "Drachenreiter", "Åsa Öberg-Šimić", "Player 6"} <= set(texts)
+    assert any(t.startswith("Friedrich Wilhelm") and t.endswith("…") for t in texts)
+    face = font(19, bold=True)
+    for text in texts:
+        missing = [ch for ch in text if not ch.isspace() and face.face_for(ch) is None]
+        assert not missing, f"{text!r} would draw {missing} as boxes"
+    assert decode(png).width == 1600
+
+
+def test_render_board_draws_wizards_quest(state: WQState) -> None:
+    assert has_board("wizards_quest") and "wizards_quest" in BOARDS
+    assert render_board(state) == wq.render(state)
+
+
+def test_a_setup_position_renders() -> None:
+    setup = position(3, phase=Phase.SETUP_CLAIM, round=0, homes=True)
+    with drawn() as texts:
+        png = wq.render(setup)
+    assert "Setup" in texts and "No region protected yet" in "\n".join(texts)
+    assert decode(png).height < decode(wq.render(busy())).height, "one legend row for three players"
