@@ -153,6 +153,7 @@ class GameService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[int, GameState]] = {}
         self._on_timers: Callable[[], None] | None = None
+        self._armed: dict[int, dict[int, float | None]] = {}
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         """The lock that makes a channel's commands run one at a time (RISK-DIG-51)."""
@@ -321,6 +322,7 @@ class GameService:
                 raise RuleError("E_NOT_HOST", host=self._host_name(lobby, game.host_id))
             await self.store.update_game(game.id, game.version, status="abandoned")
             await self.store.delete_timers(game.id)
+            self._forget_clocks(game.id)
             self._cache.pop(game.id, None)
             return game
 
@@ -422,16 +424,31 @@ class GameService:
 
     # -- clocks
 
+    async def _seat_clocks(self, game_id: int) -> dict[int, float | None]:
+        """Which seats have timers armed, with their deadline: the timers table as this process last wrote it."""
+        clocks = self._armed.get(game_id)
+        if clocks is None:
+            clocks = {}
+            for timer in await self.store.timers(game_id):
+                if timer.kind == "deadline":
+                    clocks[timer.player] = timer.due_at
+                else:
+                    clocks.setdefault(timer.player, None)
+            self._armed[game_id] = clocks
+        return clocks
+
+    def _forget_clocks(self, game_id: int) -> None:
+        """The game's timers changed outside `_arm`: read them again next time."""
+        self._armed.pop(game_id, None)
+
     async def _arm(self, outcome: Outcome, lobby: Lobby) -> None:
         """Give each pending human seat a deadline and reminders; disarm the seats no longer pending.
 
-        A seat's clock runs while it stays pending and restarts when the decision comes back to it.
+        A seat's clock runs while it stays pending and restarts when the decision comes back to it. Mid-turn
+        commands usually change nothing here and cost no database work.
         """
         game, state, ruleset = outcome.game, outcome.state, outcome.ruleset
-        timers = await self.store.timers(game.id)
-        armed: dict[int, list[TimerRow]] = {}
-        for timer in timers:
-            armed.setdefault(timer.player, []).append(timer)
+        armed = await self._seat_clocks(game.id)
         over = state is None or game.status != "running" or ruleset.winners(state) is not None
         waiting: dict[int, Decision] = {}
         if not over and lobby.paused is None:
@@ -441,35 +458,44 @@ class GameService:
                     waiting.setdefault(decision.player, decision)
         for player in armed.keys() - waiting.keys():
             await self.store.delete_timers(game.id, player)
+            armed.pop(player)
         now = self.clock()
         for player, decision in waiting.items():
-            deadline = next((t.due_at for t in armed.get(player, []) if t.kind == "deadline"), None)
+            deadline = armed.get(player)
             if deadline is None:
                 length = lobby.clock.seconds(decision, ruleset)
                 if length is None:
                     continue
+                if player in armed:  # reminders without their deadline: start the clock cleanly
+                    await self.store.delete_timers(game.id, player)
                 away = lobby.status_of(player).vacation_until or 0.0
-                deadline = await self._wind(game.id, player, max(now, away) + length, length)
+                deadline = armed[player] = await self._wind(game.id, player, max(now, away) + length, length)
             outcome.deadlines[player] = deadline
-        if self._on_timers is not None:
-            self._on_timers()
 
     async def _wind(self, game_id: int, player: int, due: float, length: float) -> float:
-        """Arm one seat's deadline at `due` with its reminders; returns `due`."""
+        """Arm one seat's deadline at `due` with its reminders (the timekeeper looks again); returns `due`."""
         now = self.clock()
         rows: list[tuple[str, float, dict[str, Any]]] = [("deadline", due, {"due": due})]
         rows += [("reminder", due - length * (1 - f), {"due": due}) for f in REMINDERS if due - length * (1 - f) > now]
         await self.store.add_timers(game_id, player, rows)
+        if self._on_timers is not None:
+            self._on_timers()
         return due
 
     async def _rewind(self, outcome: Outcome, lobby: Lobby, player: int | None = None) -> None:
         """Restart clocks from scratch: one seat's, or every seat's."""
         await self.store.delete_timers(outcome.game.id, player)
+        self._forget_clocks(outcome.game.id)
         await self._arm(outcome, lobby)
 
     async def deadlines(self, game: GameRow) -> dict[int, float]:
         """Each seat's running deadline."""
-        return {t.player: t.due_at for t in await self.store.timers(game.id) if t.kind == "deadline"}
+        return {p: due for p, due in (await self._seat_clocks(game.id)).items() if due is not None}
+
+    async def drop_timer(self, timer: TimerRow) -> None:
+        """Remove a timer that could not be handled."""
+        await self.store.delete_timer(timer.id)
+        self._forget_clocks(timer.game_id)
 
     def on_timers_changed(self, callback: Callable[[], None]) -> None:
         """Call `callback` whenever timers may have been added (the timekeeper wakes up early)."""
@@ -482,6 +508,7 @@ class GameService:
             await self.store.delete_timer(timer.id)
             return None
         async with self.lock(row.channel_id):
+            self._forget_clocks(timer.game_id)  # this timer goes now, whatever happens
             game = await self.store.game(timer.game_id)
             if game is None or timer.id not in {t.id for t in await self.store.timers(game.id)}:
                 return None  # disarmed or handled meanwhile
@@ -588,6 +615,7 @@ class GameService:
                             if t.kind == "deadline"}
             await self._save_lobby(outcome, lobby)
             await self.store.delete_timers(outcome.game.id)
+            self._forget_clocks(outcome.game.id)
             return outcome
 
     async def resume(self, channel_id: int, by: int, moderator: bool) -> Outcome:
@@ -607,6 +635,7 @@ class GameService:
                 if player in left and length is not None and player not in {t.player for t in
                                                                              await self.store.timers(outcome.game.id)}:
                     await self._wind(outcome.game.id, player, now + left[player], length)
+            self._forget_clocks(outcome.game.id)
             await self._after(outcome, lobby)
             return outcome
 
@@ -697,6 +726,7 @@ class GameService:
                 lobby.result = Result(kind=kind, winners=winners)  # type: ignore[arg-type]
                 await self._save_lobby(outcome, lobby, status="finished")
                 await self.store.delete_timers(outcome.game.id)
+                self._forget_clocks(outcome.game.id)
             else:
                 await self._save_lobby(outcome, lobby)
             return VoteTally(kind=kind, voters=list(voters), needed=needed, outcome=outcome if carried else None)

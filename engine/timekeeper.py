@@ -57,7 +57,7 @@ class Timekeeper:
                     await self.on_alarm(alarm)
             except Exception:
                 log.exception("timer %s of game %s failed; it is dropped", timer.id, timer.game_id)
-                await self.service.store.delete_timer(timer.id)
+                await self.service.drop_timer(timer)
 
     async def _nap(self, seconds: float) -> None:
         """Sleep `seconds`, or less if poked."""

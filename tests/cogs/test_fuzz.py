@@ -130,6 +130,7 @@ async def build(table: Table) -> None:
 @pytest.fixture(scope="module")
 def table() -> Iterator[Table]:
     loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)  # earlier async tests may have left the thread with no current loop
     with tempfile.TemporaryDirectory() as tmp:
         bot = GameMasterBot(Settings(database_path=Path(tmp) / "bot.sqlite3", discord_token=None))
         h = DispatchHarness(bot, setup_hook=True)
@@ -146,6 +147,7 @@ def table() -> Iterator[Table]:
                 task.cancel()
             loop.run_until_complete(asyncio.gather(*leftover, return_exceptions=True))
             loop.close()
+            asyncio.set_event_loop(None)
 
 
 # ---------------------------------------------------------------- values

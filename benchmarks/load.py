@@ -1,10 +1,11 @@
-"""Latency benchmark: interaction arriving → reply sent, with many Risk games active at once, plus SQLite throughput.
+"""Load benchmark: 500 active Risk games, 20 commands a second for 60 s through the real dispatch path (issue #6);
+latency from interaction arriving to reply sent, errors, peak memory, plus SQLite throughput.
 
-Run from the repository root (about a minute with the defaults):
+Run from the repository root (about three minutes with the defaults):
 
-    python benchmarks/latency.py [--games 200] [--seconds 20] [--rate 20] [--warmup 3] [--store-seconds 5]
-    python benchmarks/latency.py --store-only        # only the raw GameService.act → SQLite figure
-    python benchmarks/latency.py --db var/bench.sqlite3   # keep the database (default: a temporary file)
+    python benchmarks/load.py [--games 500] [--seconds 60] [--rate 20] [--warmup 3] [--store-seconds 5]
+    python benchmarks/load.py --store-only        # only the raw GameService.act → SQLite figure
+    python benchmarks/load.py --db var/bench.sqlite3   # keep the database (default: a temporary file)
 
 Phase 1 (not timed) opens N games through the real bot and its real CommandTree, driven by the in-process
 dispatch harness (tests/discord/harness.py): in its own channel each host runs
@@ -632,7 +633,7 @@ async def discord_benchmark(args: argparse.Namespace, db: Path) -> None:
     errors = ErrorLog()
     logging.getLogger().addHandler(errors)
     logging.getLogger("discord").setLevel(logging.WARNING)
-    bot = GameMasterBot(Settings(database_path=db))
+    bot = GameMasterBot(Settings(database_path=db, max_games_per_server=args.games + 10))  # one server holds them all
     try:
         async with DispatchHarness(bot, setup_hook=True, timeout=60) as h:
             assert bot.store is not None
@@ -698,8 +699,8 @@ async def store_only_benchmark(args: argparse.Namespace, db: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=200, help="games active at once (default 200)")
-    parser.add_argument("--seconds", type=float, default=20, help="length of the Discord load phase")
+    parser.add_argument("--games", type=int, default=500, help="games active at once (default 500)")
+    parser.add_argument("--seconds", type=float, default=60, help="length of the Discord load phase")
     parser.add_argument("--rate", type=float, default=20, help="commands per second scheduled across all games")
     parser.add_argument("--warmup", type=int, default=3,
                         help="before the load, advance each game by a random 0…2×N human moves (not measured)")
