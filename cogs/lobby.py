@@ -188,10 +188,8 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         game = await service.live(interaction.channel_id or 0)
         if interaction.user.id != game.host_id and not is_moderator(interaction):
             raise RuleError("E_NOT_HOST", host=f"<@{game.host_id}>")
-        view = discord.ui.View(timeout=None)
-        view.add_item(AbandonButton(game.id, "yes"))
-        view.add_item(AbandonButton(game.id, "no"))
-        await reply(interaction, translate("abandon.confirm", locale_of(interaction)), ephemeral=True, view=view)
+        await reply(interaction, translate("abandon.confirm", locale_of(interaction)), ephemeral=True,
+                    view=confirm_view("abandon", game.id))
 
     # -- the table
 
@@ -218,10 +216,8 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
             raise RuleError("E_NOT_STARTED")
         if interaction.user.id not in get(game.ruleset).alive(state):
             raise RuleError("E_NOT_PLAYER")
-        view = discord.ui.View(timeout=None)
-        view.add_item(ResignButton(game.id, "yes"))
-        view.add_item(ResignButton(game.id, "no"))
-        await reply(interaction, translate("game.resign.confirm", locale_of(interaction)), ephemeral=True, view=view)
+        await reply(interaction, translate("game.resign.confirm", locale_of(interaction)), ephemeral=True,
+                    view=confirm_view("resign", game.id))
 
     @app_commands.command(name="vote", description="Vote to end the game: every remaining player must agree")
     @app_commands.describe(choice="draw: nobody wins · surrender: the leader wins · withdraw: take your vote back")
@@ -317,79 +313,63 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
 
 
 
-class AbandonButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                    template=r"game:abandon:(?P<game>\d+):(?P<answer>yes|no)"):
-    """Confirm or cancel abandoning one particular game; works after a restart too."""
+CONFIRM_LABELS = {"abandon": "Abandon the game", "resign": "Resign"}
+KEPT = {"abandon": "abandon.kept", "resign": "game.resign.kept"}
 
-    def __init__(self, game_id: int, answer: str) -> None:
-        label, style = (("Abandon the game", discord.ButtonStyle.danger) if answer == "yes"
+
+class ConfirmButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=r"game:(?P<what>abandon|resign):(?P<game>\d+):(?P<answer>yes|no)"):
+    """Confirm or cancel abandoning, or resigning from, one particular game; works after a restart too."""
+
+    def __init__(self, what: str, game_id: int, answer: str) -> None:
+        label, style = ((CONFIRM_LABELS[what], discord.ButtonStyle.danger) if answer == "yes"
                         else ("Keep playing", discord.ButtonStyle.secondary))
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"game:abandon:{game_id}:{answer}"))
-        self.game_id, self.answer = game_id, answer
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"game:{what}:{game_id}:{answer}"))
+        self.what, self.game_id, self.answer = what, game_id, answer
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: re.Match[str]) -> AbandonButton:
-        return cls(int(match["game"]), match["answer"])
+                             match: re.Match[str]) -> ConfirmButton:
+        return cls(match["what"], int(match["game"]), match["answer"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)
         if self.answer == "no":
-            await interaction.response.edit_message(content=translate("abandon.kept", locale), view=None)
+            await interaction.response.edit_message(content=translate(KEPT[self.what], locale), view=None)
             return
         service = service_of(interaction)
+        channel_id = interaction.channel_id or 0
         try:
-            game = await service.live(interaction.channel_id or 0)
+            game = await service.live(channel_id)
             if game.id != self.game_id:
                 await reply(interaction, translate("button.stale", locale), ephemeral=True)
                 return
-            await service.abandon(interaction.channel_id or 0, interaction.user.id, is_moderator(interaction))
+            if self.what == "abandon":
+                await service.abandon(channel_id, interaction.user.id, is_moderator(interaction))
+                outcome = None
+            else:
+                outcome = await service.act(channel_id, interaction.user.id, {"type": "resign"}, str(interaction.id))
         except RuleError as err:
             await refuse(interaction, err)
             return
-        await interaction.response.edit_message(content=translate("abandon.done_private", locale), view=None)
+        done = "abandon.done_private" if outcome is None else "done"
+        await interaction.response.edit_message(content=translate(done, locale), view=None)
         channel = interaction.channel
-        if isinstance(channel, discord.abc.Messageable):
+        if not isinstance(channel, discord.abc.Messageable):
+            return
+        if outcome is None:
             await channel.send(translate("abandon.done", locale, player=interaction.user.mention))
-
-
-class ResignButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=r"game:resign:(?P<game>\d+):(?P<answer>yes|no)"):
-    """Confirm or cancel resigning from one particular game; works after a restart too."""
-
-    def __init__(self, game_id: int, answer: str) -> None:
-        label, style = (("Resign", discord.ButtonStyle.danger) if answer == "yes"
-                        else ("Keep playing", discord.ButtonStyle.secondary))
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"game:resign:{game_id}:{answer}"))
-        self.game_id, self.answer = game_id, answer
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: re.Match[str]) -> ResignButton:
-        return cls(int(match["game"]), match["answer"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        locale = locale_of(interaction)
-        if self.answer == "no":
-            await interaction.response.edit_message(content=translate("game.resign.kept", locale), view=None)
-            return
-        service = service_of(interaction)
-        try:
-            game = await service.live(interaction.channel_id or 0)
-            if game.id != self.game_id:
-                await reply(interaction, translate("button.stale", locale), ephemeral=True)
-                return
-            outcome = await service.act(interaction.channel_id or 0, interaction.user.id, {"type": "resign"},
-                                        str(interaction.id))
-        except RuleError as err:
-            await refuse(interaction, err)
-            return
-        await interaction.response.edit_message(content=translate("done", locale), view=None)
-        channel = interaction.channel
-        if isinstance(channel, discord.abc.Messageable):
+        else:
             await announce(channel, outcome, service)
 
 
+def confirm_view(what: str, game_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ConfirmButton(what, game_id, "yes"))
+    view.add_item(ConfirmButton(what, game_id, "no"))
+    return view
+
+
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(AbandonButton, ResignButton)
+    bot.add_dynamic_items(ConfirmButton)
     await bot.add_cog(Lobby_(bot))

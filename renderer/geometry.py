@@ -36,6 +36,17 @@ class Box(BaseModel):
         return 0 <= self.x0 < self.x1 <= width and 0 <= self.y0 < self.y1 <= height
 
 
+def check_boxes(boxes: list[tuple[str, Box]], width: int, height: int) -> None:
+    """Refuse a layout where a named box leaves the picture or two boxes overlap."""
+    for name, box in boxes:
+        if not box.within(width, height):
+            raise ValueError(f"{name} lies outside the map")
+    for k, (name, box) in enumerate(boxes):
+        for other, box2 in boxes[k + 1:]:
+            if box.overlaps(box2):
+                raise ValueError(f"{name} overlaps {other}")
+
+
 class Label(BaseModel):
     """A territory's name, broken into lines, centred in `box`."""
 
@@ -97,13 +108,7 @@ class Geometry(BaseModel):
         for tid, t in self.territories.items():
             boxes += [(f"{tid} label", t.label.box), (f"{tid} badge", t.badge)]
         boxes += [(f"{cid} label", c.box) for cid, c in self.continents.items()]
-        for name, box in boxes:
-            if not box.within(self.width, self.height):
-                raise ValueError(f"{name} lies outside the map")
-        for k, (name, box) in enumerate(boxes):
-            for other, box2 in boxes[k + 1:]:
-                if box.overlaps(box2):
-                    raise ValueError(f"{name} overlaps {other}")
+        check_boxes(boxes, self.width, self.height)
         return self
 
     def index_image(self) -> Image.Image:
@@ -188,13 +193,7 @@ class WQGeometry(BaseModel):
         boxes = [(f"{loc} {k}", box) for loc, p in self.locations.items() for k, box in enumerate(p.marks())]
         boxes += [(f"region {r} tab", shape.tab) for r, shape in self.regions.items()]
         boxes += [(f"bridge {b.a}-{b.b}", b.box) for b in self.bridges]
-        for name, box in boxes:
-            if not box.within(self.width, self.height):
-                raise ValueError(f"{name} lies outside the map")
-        for k, (name, box) in enumerate(boxes):
-            for other, box2 in boxes[k + 1:]:
-                if box.overlaps(box2):
-                    raise ValueError(f"{name} overlaps {other}")
+        check_boxes(boxes, self.width, self.height)
         return self
 
     def index_image(self) -> Image.Image:

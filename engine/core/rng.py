@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import MutableSequence
+from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
 from pydantic import BaseModel, Field
@@ -79,3 +79,19 @@ class Rng:
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
+
+
+def roll_off(rng: Rng, ids: Sequence[int]) -> tuple[int, list[dict[int, int]]]:
+    """Everyone rolls a die in seat order; the tied highest re-roll among themselves until one is left.
+
+    Returns the winner and every round's rolls (for narration).
+    """
+    rounds: list[dict[int, int]] = []
+    contenders = list(ids)
+    while True:
+        rolls = {pid: rng.die() for pid in contenders}
+        rounds.append(rolls)
+        top = max(rolls.values())
+        contenders = [pid for pid in contenders if rolls[pid] == top]
+        if len(contenders) == 1:
+            return contenders[0], rounds

@@ -6,25 +6,12 @@ from collections.abc import Sequence
 
 from engine.core.errors import RuleError, player_count_error
 from engine.core.models import Event, Seat
-from engine.core.rng import Rng, RngState
+from engine.core.rng import Rng, RngState, roll_off
 from engine.games.risk import events as E
 from engine.games.risk.mapdata import RiskMap
 from engine.games.risk.state import NEUTRAL, Phase, RiskOptions, RiskPlayer, RiskState
 
 PLAYER_RANGE = {"standard": (3, 6), "secret_mission": (3, 6), "two_player": (2, 2)}
-
-
-def roll_for_first(rng: Rng, ids: Sequence[int]) -> tuple[int, list[dict[int, int]]]:
-    """Everyone rolls a die; tied highest players re-roll among themselves (RISK-SET-7, SET-8)."""
-    rounds: list[dict[int, int]] = []
-    contenders = list(ids)
-    while True:
-        rolls = {pid: rng.die() for pid in contenders}
-        rounds.append(rolls)
-        top = max(rolls.values())
-        contenders = [pid for pid in contenders if rolls[pid] == top]
-        if len(contenders) == 1:
-            return contenders[0], rounds
 
 
 def assign_colours(board: RiskMap, seats: Sequence[Seat]) -> list[str]:
@@ -50,7 +37,7 @@ def new_game(board: RiskMap, seats: Sequence[Seat], options: RiskOptions, seed: 
     colours = assign_colours(board, seats)
     players = [RiskPlayer(id=s.id, name=s.name, colour=c, ai=s.ai) for s, c in zip(seats, colours, strict=True)]
     ids = [p.id for p in players]
-    first, rounds = roll_for_first(rng, ids)
+    first, rounds = roll_off(rng, ids)
     events.append(E.FirstPlayerRolled(rounds=rounds, first_player=first))
     start = board.starting_armies[len(players)]
     s = RiskState(

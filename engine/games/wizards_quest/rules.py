@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from engine.core.errors import RuleError
 from engine.core.models import Event
-from engine.core.rng import Rng
+from engine.core.rng import Rng, roll_off
 from engine.games.wizards_quest import actions as A
 from engine.games.wizards_quest import board as B
 from engine.games.wizards_quest import checks as C
@@ -60,19 +60,6 @@ def seat_cycle(s: WQState, start: int) -> list[int]:
     ids = [p.id for p in s.players]
     k = ids.index(start)
     return ids[k:] + ids[:k]
-
-
-def roll_off(rng: Rng, ids: list[int]) -> tuple[int, list[dict[int, int]]]:
-    """Everyone rolls a die in seat order; the tied highest re-roll among themselves (WQ-SET-2, WQ-ORD-1)."""
-    rounds: list[dict[int, int]] = []
-    contenders = list(ids)
-    while True:
-        rolls = {pid: rng.die() for pid in contenders}
-        rounds.append(rolls)
-        top = max(rolls.values())
-        contenders = [pid for pid in contenders if rolls[pid] == top]
-        if len(contenders) == 1:
-            return contenders[0], rounds
 
 
 class Apply:

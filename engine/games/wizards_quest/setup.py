@@ -6,10 +6,9 @@ from collections.abc import Sequence
 
 from engine.core.errors import RuleError, player_count_error
 from engine.core.models import Event, Seat
-from engine.core.rng import Rng, RngState
+from engine.core.rng import Rng, RngState, roll_off
 from engine.games.wizards_quest import events as E
 from engine.games.wizards_quest.data import WQData
-from engine.games.wizards_quest.rules import roll_off
 from engine.games.wizards_quest.state import Phase, Treasure, TreasureKind, WQOptions, WQPlayer, WQState
 
 

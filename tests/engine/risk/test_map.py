@@ -191,10 +191,10 @@ def test_dice_come_from_the_state_rng_so_replays_match_and_forced_faces_are_used
 
 @pytest.mark.rule("RISK-GEN-3")
 def test_forced_faces_drive_the_first_player_roll() -> None:
-    from engine.games.risk.setup import roll_for_first
+    from engine.core.rng import roll_off
 
     rng = Rng(RngState(state=1, forced=[3, 6, 2]))
-    first, rounds = roll_for_first(rng, [P1, P2, 103])
+    first, rounds = roll_off(rng, [P1, P2, 103])
     assert first == P2
     assert rounds == [{P1: 3, P2: 6, 103: 2}]
 

@@ -10,9 +10,8 @@ import pytest
 
 from engine.core.errors import RuleError
 from engine.core.models import Event, Seat
-from engine.core.rng import Rng, RngState
+from engine.core.rng import Rng, RngState, roll_off
 from engine.games.risk import RULESET, RiskOptions, RiskState
-from engine.games.risk.setup import roll_for_first
 from engine.games.risk.state import NEUTRAL, Phase
 from engine.games.risk.text import narrate, text_board
 from tests.engine.risk.helpers import (
@@ -150,7 +149,7 @@ def test_neutral_is_grey_never_a_seat_and_never_a_destroy_target() -> None:
 
 @pytest.mark.rule("RISK-SET-7")
 def test_highest_roll_goes_first() -> None:
-    first, rounds = roll_for_first(Rng(RngState(state=1, forced=[2, 5, 3, 1])), [P1, P2, P3, P4])
+    first, rounds = roll_off(Rng(RngState(state=1, forced=[2, 5, 3, 1])), [P1, P2, P3, P4])
     assert first == P2
     assert rounds == [{P1: 2, P2: 5, P3: 3, P4: 1}]
     for seed in range(1, 8):
@@ -166,12 +165,12 @@ def test_highest_roll_goes_first() -> None:
 @pytest.mark.rule("RISK-SET-8")
 def test_tied_highest_players_reroll_among_themselves() -> None:
     rng = Rng(RngState(state=1, forced=[6, 2, 6, 3, 4, 4, 1, 5]))
-    first, rounds = roll_for_first(rng, [P1, P2, P3, P4])
+    first, rounds = roll_off(rng, [P1, P2, P3, P4])
     assert rounds == [{P1: 6, P2: 2, P3: 6, P4: 3}, {P1: 4, P3: 4}, {P1: 1, P3: 5}]
     assert first == P3
     # A three-way tie: only the tied three roll again.
     rng = Rng(RngState(state=1, forced=[5, 5, 2, 5, 3, 6, 1]))
-    first, rounds = roll_for_first(rng, [P1, P2, P3, P4])
+    first, rounds = roll_off(rng, [P1, P2, P3, P4])
     assert rounds == [{P1: 5, P2: 5, P3: 2, P4: 5}, {P1: 3, P2: 6, P4: 1}]
     assert first == P2
 
