@@ -529,6 +529,7 @@ class GameService:
                 outcome.deadlines[timer.player] = due
                 return Alarm(kind="reminder", player=timer.player, outcome=outcome, due=due)
             await self._play_for(outcome, lobby, {timer.player})  # RISK-DIG-42: the stand-in plays it
+            await self.store.delete_timers(game.id, timer.player)  # a decision of theirs that follows gets a new clock
             status = lobby.status_of(timer.player)
             status.timeouts += decision.kind not in ruleset.reaction_kinds  # a missed defence: ruling 22
             newly_absent = not status.absent and status.timeouts >= lobby.clock.absent_after

@@ -406,3 +406,19 @@ def test_reseat_refuses_ai_ids() -> None:
     with pytest.raises(RuleError) as info:
         reseat(state, 3, Seat(id=DAVE, name="d"))
     assert info.value.code == "E_RESEAT_AI"
+
+
+async def test_clocks_work_for_every_game_wizards_quest_too(table: Table) -> None:
+    """The table is generic: a Wizard's Quest seat's deadline passes and its stand-in plays that decision."""
+    await table.service.new_game(CHANNEL, GUILD, seat(ALICE), "wizards-quest", {})
+    await table.service.add_ai(CHANNEL, ALICE)
+    started = await table.service.start(CHANNEL, ALICE)
+    ruleset = get("wizards_quest")
+    assert started.state is not None and ruleset.pending(started.state)[0].player == ALICE
+    before = started.state.seq
+    assert await table.deadlines() == {ALICE: table.clock.now + DAY}
+    [*_, timeout] = await table.tick(DAY)
+    assert (timeout.kind, timeout.player) == ("timeout", ALICE)
+    _, after = await table.service.current(CHANNEL)
+    assert after is not None and after.seq > before
+    assert (await table.lobby()).status[ALICE].timeouts == 1
