@@ -110,6 +110,18 @@ async def test_wq_commands_elsewhere_are_refused(h: DispatchHarness) -> None:
     assert shown.ephemeral and "/wq attack source target" in shown.content
 
 
+async def test_risk_commands_in_a_wizards_quest_channel_are_refused(h: DispatchHarness) -> None:
+    """A Risk action whose shape fits a Wizard's Quest one (claim) must not reach the Wizard's Quest rules."""
+    members, s = await three(h)
+    s = await put_state(h, advance(s, Phase.SETUP_CLAIM))
+    me = member(members, s.current)
+    empty = next(t for t in DATA.map.territories if t not in s.orcs and t not in s.owner)
+    refused(await h.slash("risk", "claim", options={"territory": empty}, user=me),
+            "This channel is playing Wizard's Quest")
+    refused(await h.slash("risk", "endturn", user=me), "This channel is playing Wizard's Quest")
+    assert (await wq_state(h)).model_dump() == s.model_dump()
+
+
 # ---------------------------------------------------------------- setup
 
 
