@@ -13,8 +13,8 @@ from tests.cogs.conftest import put_state, refused, start_game, state_of, uid
 from tests.discord.harness import DispatchHarness, InteractionResult
 
 DATA = RULESET.data
-HOMES = ("6.6", "5.4", "2.3")
-"""A far-away home for each seat of a scenario, so that nobody is eliminated by accident."""
+HOMES = ("6.6", "5.4", "2.3", "4.3", "1.3", "6.1")
+"""A far-away home for each seat of a scenario (up to six), so that nobody is eliminated by accident."""
 
 
 def said(result: InteractionResult) -> str:
@@ -51,7 +51,7 @@ def advance(state: WQState, phase: Phase) -> WQState:
 def scenario(base: WQState, **changes: Any) -> WQState:
     """A play position for the game's real seats: the listed locations (3 men each unless given) and a home each."""
     ids = [p.id for p in base.players]
-    owner = {home: pid for home, pid in zip(HOMES, ids, strict=True)} | changes.pop("owner", {})
+    owner = {home: pid for home, pid in zip(HOMES, ids, strict=False)} | changes.pop("owner", {})
     men = {loc: 3 for loc in owner} | changes.pop("men", {})
     hands = {p: [] for p in ids} | changes.pop("hands", {})
     boats = {p: [] for p in ids} | changes.pop("boats", {})
