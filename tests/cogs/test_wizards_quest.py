@@ -11,6 +11,7 @@ from engine.games.wizards_quest import RULESET, WQState
 from engine.games.wizards_quest.state import Attack, Phase, Todo, Treasure, Turn
 from tests.cogs.conftest import put_state, refused, start_game, state_of, uid
 from tests.discord.harness import DispatchHarness, InteractionResult
+from tests.discord.payloads import action_row, button_component, message, string_select_component
 
 DATA = RULESET.data
 HOMES = ("6.6", "5.4", "2.3", "4.3", "1.3", "6.1")
@@ -375,6 +376,30 @@ async def test_resign_and_kick_leave_rebels(h: DispatchHarness) -> None:
     kicked = await h.slash("game", "kick", options={"player": member(members, ids[1])}, user=h.world.owner)
     assert "is removed from the game" in said(kicked) and "wins" in said(kicked)
     assert (await wq_state(h)).winners == [ids[0]]
+
+
+async def forged(h: DispatchHarness, custom_id: str, values: list[str] | None,
+                 user: dict[str, Any]) -> InteractionResult:
+    """Press a button or choose in a menu with a custom id and values the bot never offered."""
+    shown = string_select_component(custom_id, ["3.4:4"]) if values is not None else button_component(custom_id)
+    posted = message(h.world.channel["id"], author=h.world.bot_user, components=[action_row(shown)])
+    return await h.interact(h.world.component(custom_id, message=posted, values=values, user=user))
+
+
+async def test_forged_button_ids_and_menu_values_are_refused_not_crashed(h: DispatchHarness) -> None:
+    """Only the bot writes these ids and values, but any payload may arrive: refused privately, or not claimed."""
+    members, base = await three(h)
+    me = base.players[0].id
+    ada = member(members, me)
+    s = await put_state(h, scenario(base, owner={"3.1": me, "3.4": me}, men={"3.1": 3, "3.4": 5},
+                                    attack=Attack(kind="campaign", source="3.1", target="3.2", empty_start=True),
+                                    todo=[Todo(kind="capture")]))
+    for values in ([], ["3.4"], ["3.4:x"], ["3.4:٣"], ["3.4:4", "3.4:1"]):
+        refused(await forged(h, f"wq:aid:{s.seq}", values, ada), "a value I can't use in `aid`")
+    for custom_id in (f"wq:capture:{s.seq}:x1", f"wq:region:{s.seq}:3x"):
+        assert not (await forged(h, custom_id, None, ada)).record.callback_types, f"{custom_id} was claimed"
+    refused(await forged(h, f"wq:capture:{s.seq}:99999999999999999999", None, ada), "Move between 1 and 2 pieces")
+    assert (await wq_state(h)).model_dump() == s.model_dump()
 
 
 async def test_garbage_and_stale_input_changes_nothing(h: DispatchHarness) -> None:
