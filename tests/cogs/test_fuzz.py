@@ -144,7 +144,8 @@ def table() -> Iterator[Table]:
             leftover = asyncio.all_tasks(loop)
             for task in leftover:
                 task.cancel()
-            loop.run_until_complete(asyncio.gather(*leftover, return_exceptions=True))
+            if leftover:  # gather() of nothing would belong to another loop
+                loop.run_until_complete(asyncio.gather(*leftover, return_exceptions=True))
             loop.close()
 
 
