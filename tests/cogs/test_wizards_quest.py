@@ -103,6 +103,14 @@ async def test_a_game_without_a_picture_posts_its_text_board(h: DispatchHarness,
     assert "Region 1: Frostmarch" in said(board) and not board.files
 
 
+async def test_a_refusal_quoting_a_long_option_still_fits_in_one_message(h: DispatchHarness) -> None:
+    """Discord sends options of up to 6000 characters but refuses messages over 2000: the quote is cut short."""
+    members, s = await three(h)
+    shown = await h.slash("wq", "castle", options={"castle": "x" * 6000}, user=member(members, s.current))
+    refused(shown, "⚠️ 'xxx")
+    assert len(shown.content) <= 2000 and shown.content.endswith("…")
+
+
 async def test_wq_commands_elsewhere_are_refused(h: DispatchHarness) -> None:
     refused(await h.slash("wq", "draw"), "There is no game in this channel")
     await start_game(h, "Ada", "Bo", "Cy")
