@@ -115,8 +115,12 @@ async def reply(interaction: discord.Interaction, content: str, *, ephemeral: bo
 
 
 async def refuse(interaction: discord.Interaction, err: RuleError) -> None:
-    """A rule or permission problem: a polite private message; nothing changed."""
-    await private(interaction, "⚠️ " + err.localized(locale_of(interaction)))
+    """A rule or permission problem: a polite private message; nothing changed.
+
+    The message may quote an option, which Discord lets run to 6000 characters: it is cut to fit one message.
+    """
+    text = "⚠️ " + err.localized(locale_of(interaction))
+    await private(interaction, text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…")
 
 
 async def private(interaction: discord.Interaction, content: str) -> None:

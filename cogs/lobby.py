@@ -85,6 +85,8 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
                      "defender_dice": defender_dice, "mission_set": mission_set, "destroy_rule": destroy_rule},
             "wizards-quest": {"turn_order": turn_order, "decoy": decoy, "round_limit": round_limit},
         }
+        if game not in per_game:  # Discord offers only the choices, but a payload may carry anything
+            raise RuleError("E_UNKNOWN_GAME", game=game)
         for other, given in per_game.items():
             stray = next((name for name, value in given.items() if value is not None), None)
             if other != game and stray is not None:

@@ -29,6 +29,7 @@ async def risk_state(interaction: discord.Interaction) -> RiskState:
 
 async def play(interaction: discord.Interaction, data: dict[str, Any], buttons: bool = True) -> None:
     """Apply one action for the user and answer publicly, with the buttons the next step needs."""
+    await risk_state(interaction)  # another game's rules must never see a Risk action
     outcome = await service_of(interaction).act(interaction.channel_id or 0, interaction.user.id, data,
                                                 str(interaction.id))
     state = outcome.state
@@ -173,14 +174,20 @@ class RiskButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
         if self.verb == "stop":
             return {"type": "end_attack"}
         if self.verb == "move":
-            return {"type": "move", "count": int(self.arg or 0)}
+            return {"type": "move", "count": self.number()}
         if self.verb == "defend":
-            return {"type": "defend", "dice": int(self.arg or 0)}
+            return {"type": "defend", "dice": self.number()}
         if self.verb == "endturn":
             return {"type": "end_turn"}
         if self.verb == "resign":
             return {"type": "resign"}
         raise RuleError("E_NOTHING_PENDING")
+
+    def number(self) -> int:
+        """The count the id carries: the bot writes only digits there, but a payload may carry anything."""
+        if self.arg is not None and not self.arg.isdigit():
+            raise RuleError("E_BAD_OPTION_VALUE", option=self.verb)
+        return int(self.arg or 0)
 
 
 def next_step_view(s: RiskState, front: tuple[str, str] | None) -> discord.ui.View | None:

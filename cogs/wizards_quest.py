@@ -178,7 +178,7 @@ def _treasure(value: str) -> tuple[int, str] | None:
 
 class WQButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
                template=r"wq:(?P<verb>roll|roll3|rollall|rollsafe|stop|cancel|capture|region|mage|end):(?P<seq>\d+)"
-                        r"(?::(?P<arg>[a-z0-9]+))?(?::(?P<arg2>[a-z]+))?"):
+                        r"(?::(?P<arg>[0-9]+))?(?::(?P<arg2>[a-z]+))?"):
     """A button whose custom id carries the action and the state seq it was offered at (stale clicks do nothing)."""
 
     def __init__(self, verb: str, seq: int, label: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary,
@@ -211,6 +211,10 @@ class WQButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
         return {"type": self.verb}
 
 
+AID_VALUE = re.compile(r"(?P<source>[^:]+):(?P<count>[0-9]{1,4})")
+"""An aid menu value: the location and the men that go."""
+
+
 class AidSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"wq:aid:(?P<seq>\d+)"):
     """Aid the attack from one of the user's neighbouring locations, with every man that may go (WQ-AID-1)."""
 
@@ -226,8 +230,10 @@ class AidSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]], templat
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
             if not await stale(interaction, await wq_state(interaction), self.seq):
-                source, count = self.item.values[0].rsplit(":", 1)
-                await play(interaction, {"type": "aid", "source": source, "count": int(count)})
+                chosen = AID_VALUE.fullmatch(self.item.values[0]) if len(self.item.values) == 1 else None
+                if chosen is None:  # the menu offers only `location:men`, but a payload may carry anything
+                    raise RuleError("E_BAD_OPTION_VALUE", option="aid")
+                await play(interaction, {"type": "aid", "source": chosen["source"], "count": int(chosen["count"])})
         except RuleError as err:
             await refuse(interaction, err)
 

@@ -31,8 +31,9 @@ def uid(member: dict[str, Any]) -> int:
     return int(member["user"]["id"])
 
 
-def channel_id(h: DispatchHarness) -> int:
-    return int(h.world.channel["id"])
+def channel_id(h: DispatchHarness, channel: dict[str, Any] | None = None) -> int:
+    """The id of `channel`, by default the world's channel."""
+    return int((channel or h.world.channel)["id"])
 
 
 def refused(result: InteractionResult, text: str) -> None:
@@ -56,18 +57,20 @@ async def start_game(h: DispatchHarness, *names: str, game: str = "risk", **opti
     return members
 
 
-async def state_of(h: DispatchHarness, model: type[S] = RiskState) -> S:  # type: ignore[assignment]
-    _, state = await h.bot.service.current(channel_id(h))  # type: ignore[attr-defined]
+async def state_of(h: DispatchHarness, model: type[S] = RiskState,  # type: ignore[assignment]
+                   channel: dict[str, Any] | None = None) -> S:
+    _, state = await h.bot.service.current(channel_id(h, channel))  # type: ignore[attr-defined]
     assert isinstance(state, model)
     return state
 
 
-async def put_state(h: DispatchHarness, state: S, dice: list[int] | None = None) -> S:
+async def put_state(h: DispatchHarness, state: S, dice: list[int] | None = None,
+                    channel: dict[str, Any] | None = None) -> S:
     """Replace the channel's game state (for a scenario), optionally forcing the next die faces."""
     if dice is not None:
         state = state.model_copy(update={"rng": RngState(state=state.rng.state, forced=dice)})
     service = h.bot.service  # type: ignore[attr-defined]
-    game = await service.store.live_game(channel_id(h))
+    game = await service.store.live_game(channel_id(h, channel))
     await service.store.update_game(game.id, game.version, state=state.model_dump_json())
     return state
 

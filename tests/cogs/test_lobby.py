@@ -18,6 +18,14 @@ async def test_errors_are_private_and_successes_public(h: DispatchHarness) -> No
     refused(again, "This channel already has a game")
 
 
+async def test_a_game_outside_the_choices_is_refused(h: DispatchHarness) -> None:
+    """Discord offers only Risk and Wizard's Quest, but a payload may name any game: it is refused, not a crash."""
+    refused(await h.slash("game", "new", options={"game": "chess"}, user=h.add_member("Ada")),
+            'I don\'t know a game called "chess"')
+    refused(await h.slash("game", "new", options={"game": "chess", "mode": "standard"}, user=h.add_member("Bo")),
+            'I don\'t know a game called "chess"')
+
+
 @pytest.mark.rule("RISK-DIG-15", "RISK-DIG-16")
 async def test_join_leave_and_host_only_commands(h: DispatchHarness) -> None:
     ada, bo = h.add_member("Ada"), h.add_member("Bo")

@@ -11,6 +11,7 @@ from engine.games.risk.mapdata import classic
 from engine.games.risk.state import Interrupt, Phase
 from tests.cogs.conftest import put_state, refused, start_game, state_of, uid
 from tests.discord.harness import DispatchHarness
+from tests.discord.payloads import action_row, button_component, message
 
 IDS = classic().ids
 
@@ -82,6 +83,18 @@ async def test_attack_buttons_roll_again_and_stale_clicks(h: DispatchHarness) ->
 
 
 @pytest.mark.rule("RISK-DIG-23", "RISK-DIG-11", "RISK-DIG-39")
+async def test_forged_move_and_defend_counts_are_refused(h: DispatchHarness) -> None:
+    """The bot writes only digits after move and defend, but a payload may carry a word: refused, not a crash."""
+    members, base = await three_players(h)
+    s = await put_state(h, scenario(base))
+    for custom_id in (f"risk:move:{s.seq}:alaska", f"risk:defend:{s.seq}:two"):
+        posted = message(h.world.channel["id"], author=h.world.bot_user,
+                         components=[action_row(button_component(custom_id))])
+        refused(await h.interact(h.world.component(custom_id, message=posted, user=members[0])),
+                "That command has a value I can't use")
+    assert (await state_of(h)).model_dump() == s.model_dump()
+
+
 async def test_conquest_offers_move_buttons(h: DispatchHarness) -> None:
     members, base = await three_players(h)
     me, them = base.players[0].id, base.players[1].id

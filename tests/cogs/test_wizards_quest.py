@@ -11,10 +11,11 @@ from engine.games.wizards_quest import RULESET, WQState
 from engine.games.wizards_quest.state import Attack, Phase, Todo, Treasure, Turn
 from tests.cogs.conftest import put_state, refused, start_game, state_of, uid
 from tests.discord.harness import DispatchHarness, InteractionResult
+from tests.discord.payloads import action_row, button_component, message, string_select_component
 
 DATA = RULESET.data
-HOMES = ("6.6", "5.4", "2.3")
-"""A far-away home for each seat of a scenario, so that nobody is eliminated by accident."""
+HOMES = ("6.6", "5.4", "2.3", "4.3", "1.3", "6.1")
+"""A far-away home for each seat of a scenario (up to six), so that nobody is eliminated by accident."""
 
 
 def said(result: InteractionResult) -> str:
@@ -51,7 +52,7 @@ def advance(state: WQState, phase: Phase) -> WQState:
 def scenario(base: WQState, **changes: Any) -> WQState:
     """A play position for the game's real seats: the listed locations (3 men each unless given) and a home each."""
     ids = [p.id for p in base.players]
-    owner = {home: pid for home, pid in zip(HOMES, ids, strict=True)} | changes.pop("owner", {})
+    owner = {home: pid for home, pid in zip(HOMES, ids, strict=False)} | changes.pop("owner", {})
     men = {loc: 3 for loc in owner} | changes.pop("men", {})
     hands = {p: [] for p in ids} | changes.pop("hands", {})
     boats = {p: [] for p in ids} | changes.pop("boats", {})
@@ -102,12 +103,32 @@ async def test_a_game_without_a_picture_posts_its_text_board(h: DispatchHarness,
     assert "Region 1: Frostmarch" in said(board) and not board.files
 
 
+async def test_a_refusal_quoting_a_long_option_still_fits_in_one_message(h: DispatchHarness) -> None:
+    """Discord sends options of up to 6000 characters but refuses messages over 2000: the quote is cut short."""
+    members, s = await three(h)
+    shown = await h.slash("wq", "castle", options={"castle": "x" * 6000}, user=member(members, s.current))
+    refused(shown, "⚠️ 'xxx")
+    assert len(shown.content) <= 2000 and shown.content.endswith("…")
+
+
 async def test_wq_commands_elsewhere_are_refused(h: DispatchHarness) -> None:
     refused(await h.slash("wq", "draw"), "There is no game in this channel")
     await start_game(h, "Ada", "Bo", "Cy")
     refused(await h.slash("wq", "draw"), "This channel is playing Risk")
     shown = await h.slash("wq", "help", user=h.add_member("Newcomer"))
     assert shown.ephemeral and "/wq attack source target" in shown.content
+
+
+async def test_risk_commands_in_a_wizards_quest_channel_are_refused(h: DispatchHarness) -> None:
+    """A Risk action whose shape fits a Wizard's Quest one (claim) must not reach the Wizard's Quest rules."""
+    members, s = await three(h)
+    s = await put_state(h, advance(s, Phase.SETUP_CLAIM))
+    me = member(members, s.current)
+    empty = next(t for t in DATA.map.territories if t not in s.orcs and t not in s.owner)
+    refused(await h.slash("risk", "claim", options={"territory": empty}, user=me),
+            "This channel is playing Wizard's Quest")
+    refused(await h.slash("risk", "endturn", user=me), "This channel is playing Wizard's Quest")
+    assert (await wq_state(h)).model_dump() == s.model_dump()
 
 
 # ---------------------------------------------------------------- setup
@@ -363,6 +384,30 @@ async def test_resign_and_kick_leave_rebels(h: DispatchHarness) -> None:
     kicked = await h.slash("game", "kick", options={"player": member(members, ids[1])}, user=h.world.owner)
     assert "is removed from the game" in said(kicked) and "wins" in said(kicked)
     assert (await wq_state(h)).winners == [ids[0]]
+
+
+async def forged(h: DispatchHarness, custom_id: str, values: list[str] | None,
+                 user: dict[str, Any]) -> InteractionResult:
+    """Press a button or choose in a menu with a custom id and values the bot never offered."""
+    shown = string_select_component(custom_id, ["3.4:4"]) if values is not None else button_component(custom_id)
+    posted = message(h.world.channel["id"], author=h.world.bot_user, components=[action_row(shown)])
+    return await h.interact(h.world.component(custom_id, message=posted, values=values, user=user))
+
+
+async def test_forged_button_ids_and_menu_values_are_refused_not_crashed(h: DispatchHarness) -> None:
+    """Only the bot writes these ids and values, but any payload may arrive: refused privately, or not claimed."""
+    members, base = await three(h)
+    me = base.players[0].id
+    ada = member(members, me)
+    s = await put_state(h, scenario(base, owner={"3.1": me, "3.4": me}, men={"3.1": 3, "3.4": 5},
+                                    attack=Attack(kind="campaign", source="3.1", target="3.2", empty_start=True),
+                                    todo=[Todo(kind="capture")]))
+    for values in ([], ["3.4"], ["3.4:x"], ["3.4:٣"], ["3.4:4", "3.4:1"]):
+        refused(await forged(h, f"wq:aid:{s.seq}", values, ada), "a value I can't use in `aid`")
+    for custom_id in (f"wq:capture:{s.seq}:x1", f"wq:region:{s.seq}:3x"):
+        assert not (await forged(h, custom_id, None, ada)).record.callback_types, f"{custom_id} was claimed"
+    refused(await forged(h, f"wq:capture:{s.seq}:99999999999999999999", None, ada), "Move between 1 and 2 pieces")
+    assert (await wq_state(h)).model_dump() == s.model_dump()
 
 
 async def test_garbage_and_stale_input_changes_nothing(h: DispatchHarness) -> None:
