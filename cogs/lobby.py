@@ -110,8 +110,12 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         await reply(interaction, translate("lobby.joined", locale_of(interaction), player=interaction.user.mention,
                                            n=len(seats)))
 
-    @app_commands.command(name="leave", description="Give up your seat before the game starts")
+    @app_commands.command(name="leave", description="Give up your seat (during a game: resign, after a confirmation)")
     async def leave(self, interaction: discord.Interaction) -> None:
+        game = await service_of(interaction).live(interaction.channel_id or 0)
+        if game.status == "running":  # ruling 8: during a game, leaving is resigning
+            await self.ask_to_resign(interaction)
+            return
         row = await service_of(interaction).leave(interaction.channel_id or 0, interaction.user.id)
         key = "lobby.left" if row is not None else "lobby.closed"
         await reply(interaction, translate(key, locale_of(interaction), player=interaction.user.mention))
@@ -211,6 +215,11 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
 
     @app_commands.command(name="resign", description="Leave the game for good (you are asked to confirm)")
     async def resign(self, interaction: discord.Interaction) -> None:
+        await self.ask_to_resign(interaction)
+
+    @staticmethod
+    async def ask_to_resign(interaction: discord.Interaction) -> None:
+        """Show a seated player still in the game the resign confirmation."""
         service = service_of(interaction)
         game = await service.live(interaction.channel_id or 0)
         _, state = await service.current(interaction.channel_id or 0)

@@ -56,7 +56,9 @@ async def test_start_seats_everyone_and_pings_the_first_decision(h: DispatchHarn
     state = await state_of(h)
     assert {p.id for p in state.players} == {uid(ada), 1, 2}
     refused(await h.slash("game", "join", user=h.add_member("Late")), "already started")
-    refused(await h.slash("game", "leave", user=ada), "already started")
+    leaving = await h.slash("game", "leave", user=ada)  # ruling 8: during a game, leaving is resigning
+    assert leaving.ephemeral and "Resign from this game?" in leaving.content
+    assert uid(ada) in {p.id for p in (await state_of(h)).players if p.status == "active"}  # nothing yet
 
 
 async def test_status_for_a_player_and_a_spectator(h: DispatchHarness) -> None:

@@ -25,7 +25,7 @@ from tests.discord.harness import DispatchHarness, InteractionResult
 
 BOARD = classic()
 PERMISSION_IDS = ("E_NOT_PLAYER", "E_ELIMINATED", "E_NOT_YOUR_TURN", "E_NOT_HOST", "E_NOT_DEFENDER",
-                  "error.not_allowed", "WQ_VAL_1", "WQ_VAL_1_SEAT")
+                  "error.not_allowed", "WQ_VAL_1", "WQ_VAL_1_SEAT", "WQ_VAL_1_OUT")
 LOBBY_ONLY = {"game join", "game leave", "game add-ai", "game start"}
 """Commands of a lobby, not of a running game: the LOBBY table has them."""
 Answer = Literal["yes", "no", "other"]

@@ -97,8 +97,10 @@ class Apply:
             self.leave(a.target, a.player)
             return
         me = s.player(a.player)
-        if me is None or me.status != "active":
+        if me is None:
             raise RuleError("WQ_VAL_1_SEAT")
+        if me.status != "active":
+            raise RuleError("WQ_VAL_1_OUT")
         if isinstance(a, A.Resign):
             self.leave(a.player, None)
             return

@@ -41,6 +41,7 @@ Case = tuple[str, Callable[[], WQState], tuple[Any, ...], str | None]
 CASES: list[Case] = [
     ("WQ_VAL_40", over, ("end", P1), "won in round 1"),
     ("WQ_VAL_1_SEAT", attack, ("end", 999), None),
+    ("WQ_VAL_1_OUT", lambda: position(3, eliminated=(P3,)), ("end", P3), "You are out of this game"),
     ("WQ_VAL_1", attack, ("end", P2), "Player1's turn (Attack)"),
     ("WQ_VAL_2", attack, ("draw", P1), "You can't draw a Petition card during the Attack step."),
     ("WQ_VAL_3", lambda: attack(todo=[Todo(kind="region", beast="dragon")]), ("end", P1), "choose the region"),

@@ -39,10 +39,10 @@ def test_anyone_still_playing_may_resign_at_any_time_and_the_host_may_remove() -
     removed, events = play(s, ("remove", HOST, {"target": P2}))
     assert removed.player(P2).status == "resigned" and events[0].removed_by == HOST
     assert "is removed from the game" in (RULESET.narrate(events[0], removed) or "")
-    rejects(after, ("resign", P3), "WQ_VAL_1_SEAT")
+    rejects(after, ("resign", P3), "WQ_VAL_1_OUT")
     rejects(after, ("remove", HOST, {"target": P3}), "E_NOT_PLAYER_TARGET")
     gone = position(3, eliminated=(P2,))
-    rejects(gone, ("resign", P2), "WQ_VAL_1_SEAT")
+    rejects(gone, ("resign", P2), "WQ_VAL_1_OUT")
     over, _ = play(position(2), ("remove", HOST, {"target": P2}))
     assert over.phase is Phase.GAME_OVER and over.winners == [P1], "the last player left wins"
     rejects(over, ("resign", P1), "WQ_VAL_40")
