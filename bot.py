@@ -82,10 +82,11 @@ class GameMasterBot(commands.Bot):
         self.store = await Store.open(self.settings.database_path)
         cache = RenderCache(max_items=128)
 
-        def render(key: tuple[int, int], state: GameState, events: Sequence[Event]) -> bytes | None:
+        def render(key: tuple[int, int], state: GameState, events: Sequence[Event],
+                   away: frozenset[int]) -> bytes | None:
             if not has_board(state.game):
                 return None
-            return cache.get_or_render(key, lambda: render_board(state, events))
+            return cache.get_or_render(key, lambda: render_board(state, events, away=away))
 
         def animate(frames: Sequence[tuple[GameState, Sequence[Event]]]) -> bytes | None:
             return replay_gif(frames) if frames and has_board(frames[0][0].game) else None

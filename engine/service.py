@@ -53,9 +53,9 @@ MAX_AI_STEPS = 100_000
 RECENT = 400
 """How many logged actions to scan for the last turn's events."""
 
-Renderer = Callable[[tuple[int, int], GameState, Sequence[Event]], bytes | None]
-"""(cache key, state, last turn's events) → PNG bytes, or None for a game without a picture; pure and synchronous,
-run in a worker thread."""
+Renderer = Callable[[tuple[int, int], GameState, Sequence[Event], frozenset[int]], bytes | None]
+"""(cache key, state, last turn's events, seats away) → PNG bytes, or None for a game without a picture; pure and
+synchronous, run in a worker thread."""
 Animator = Callable[[Sequence[tuple[GameState, Sequence[Event]]]], bytes | None]
 """Replay frames (state, that turn's events) → an animated picture (None: no picture); run in a worker thread."""
 TURN_EVENT = "turn_started"
@@ -799,7 +799,9 @@ class GameService:
         if self.renderer is None:
             return None
         events = await self.recent_turn_events(game)
-        return await asyncio.to_thread(self.renderer, (game.id, game.version), state, events)
+        lobby = lobby_of(game)
+        away = frozenset(s.id for s in lobby.seats if lobby.absent(s.id))
+        return await asyncio.to_thread(self.renderer, (game.id, game.version), state, events, away)
 
     async def recent_turn_events(self, game: GameRow) -> list[Event]:
         """Public events since the previous turn began: what the board highlights."""

@@ -17,18 +17,19 @@ def has_board(game: str) -> bool:
     return game in BOARDS
 
 
-def render_board(state: GameState, events: Sequence[Event] = (), *, locale: str = "en") -> bytes:
-    """The board of any game with a renderer, chosen by `state.game`."""
+def render_board(state: GameState, events: Sequence[Event] = (), *, locale: str = "en",
+                 away: frozenset[int] = frozenset()) -> bytes:
+    """The board of any game with a renderer, chosen by `state.game`; `away` seats are marked as AI-played."""
     if state.game == "risk":
         from engine.games.risk.state import RiskState
         from renderer import risk
 
         assert isinstance(state, RiskState)
-        return risk.render(state, events, locale=locale)
+        return risk.render(state, events, locale=locale, away=away)
     if state.game == "wizards_quest":
         from engine.games.wizards_quest.state import WQState
         from renderer import wizards_quest
 
         assert isinstance(state, WQState)
-        return wizards_quest.render(state, events, locale=locale)
+        return wizards_quest.render(state, events, locale=locale, away=away)
     raise ValueError(f"no board renderer for {state.game!r}")

@@ -266,7 +266,8 @@ def fill_of(state: RiskState, tid: str) -> RGB:
     return look.fill if look else UNCLAIMED
 
 
-def render(state: RiskState, events: Sequence[Event] = (), *, locale: str = "en") -> bytes:
+def render(state: RiskState, events: Sequence[Event] = (), *, locale: str = "en",
+           away: frozenset[int] = frozenset()) -> bytes:
     """The board as PNG bytes: pure and synchronous; the same state and events always give the same bytes."""
     b = board()
     last = LastTurn.of(events)
@@ -283,7 +284,7 @@ def render(state: RiskState, events: Sequence[Event] = (), *, locale: str = "en"
     _names(canvas, b, state)
     _badges(canvas, b, state)
     _banner(canvas, b, state, last, names, locale)
-    _legend(canvas, b, state, entries, names, locale)
+    _legend(canvas, b, state, entries, names, locale, away)
     return canvas.png()
 
 
@@ -440,7 +441,7 @@ def _reinforcements(b: Board, state: RiskState, pid: int) -> int:
 
 
 def _legend(canvas: Canvas, b: Board, state: RiskState, entries: list[RiskPlayer | None], names: Names,
-            locale: str) -> None:
+            locale: str, away: frozenset[int]) -> None:
     """Per player (and Neutral): colour, letter and name; territories, armies, cards; next reinforcement and
     continents held, or why they are out."""
     top = MAP_Y + b.geometry.height + 2
@@ -467,6 +468,9 @@ def _legend(canvas: Canvas, b: Board, state: RiskState, entries: list[RiskPlayer
         canvas.text((text_x, y + 45), fit(stats, small, room), small, ink, bg, anchor="lm")
         if player is not None and out:
             canvas.text((text_x, y + 63), translate(f"risk.board.{player.status}", locale), small, ink, bg, anchor="lm")
+        elif player is not None and pid in away:
+            canvas.text((text_x, y + 63), fit(translate("board.away", locale), small, room), small, ink, bg,
+                        anchor="lm")
         elif player is not None:
             _outlook(canvas, b, state, pid, (text_x, y + 63), x + slot_w - 12, bg, locale)
 

@@ -275,7 +275,8 @@ def protected(state: WQState, d: WQData) -> int | None:
     return d.map.region_of[state.mage] if state.mage is not None else None
 
 
-def render(state: WQState, events: Sequence[Event] = (), *, locale: str = "en") -> bytes:
+def render(state: WQState, events: Sequence[Event] = (), *, locale: str = "en",
+           away: frozenset[int] = frozenset()) -> bytes:
     """The board as PNG bytes: pure and synchronous; the same state and events always give the same bytes."""
     b = board()
     last = LastTurn.of(events)
@@ -292,7 +293,7 @@ def render(state: WQState, events: Sequence[Event] = (), *, locale: str = "en") 
     _tabs(canvas, b, state, locale)
     _locations(canvas, b, state, locale)
     _banner(canvas, b, state, last, names, locale)
-    _legend(canvas, b, state, names, locale)
+    _legend(canvas, b, state, names, locale, away)
     _key(canvas, b, state, locale)
     return canvas.png()
 
@@ -614,7 +615,7 @@ def _banner(canvas: Canvas, b: Board, state: WQState, last: LastTurn, names: Nam
     canvas.text((24, y2), fit("   ·   ".join(details), small, room), small, BANNER_MUTED, BANNER, anchor="lm")
 
 
-def _legend(canvas: Canvas, b: Board, state: WQState, names: Names, locale: str) -> None:
+def _legend(canvas: Canvas, b: Board, state: WQState, names: Names, locale: str, away: frozenset[int]) -> None:
     """Per player: colour, letter and name, treasures retrieved; locations, men, cards, boats; leaders and
     the next reinforcement, or why they are out."""
     top = MAP_Y + b.geometry.height + 2
@@ -641,8 +642,9 @@ def _legend(canvas: Canvas, b: Board, state: WQState, names: Names, locale: str)
         stats = translate("wq.board.stats", locale, locations=len(held), men=sum(state.men.get(loc, 0) for loc in held),
                           cards=len(state.hands.get(player.id, [])), boats=len(state.boats.get(player.id, [])))
         canvas.text((text_x, y + 46), fit(stats, small, right - text_x), small, ink, bg, anchor="lm")
-        canvas.text((text_x, y + 67), fit(_outlook(b, state, player, locale), small, right - text_x), small, ink,
-                    bg, anchor="lm")
+        outlook = translate("board.away", locale) if player.id in away and not out else _outlook(b, state, player,
+                                                                                                    locale)
+        canvas.text((text_x, y + 67), fit(outlook, small, right - text_x), small, ink, bg, anchor="lm")
 
 
 def _outlook(b: Board, state: WQState, player: WQPlayer, locale: str) -> str:

@@ -248,7 +248,7 @@ async def test_concurrent_slow_render_in_one_channel_does_not_delay_another(tmp_
     release = threading.Event()
     slow_game: list[int] = []
 
-    def renderer(key: tuple[int, int], state: object, events: object) -> bytes:
+    def renderer(key: tuple[int, int], state: object, events: object, away: object) -> bytes:
         if key[0] in slow_game:
             release.wait(10)  # the slow channel's picture takes as long as the test wants
         return b"png"

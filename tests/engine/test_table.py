@@ -185,6 +185,11 @@ async def test_timeouts_then_absent_then_back(table: Table) -> None:
     assert pending_player(state) != first and state.turn == 2
     # While absent, their turns are played at once: no clock is armed for them.
     assert set(await table.deadlines()) == {pending_player(state)}
+    seen: list[frozenset[int]] = []
+    table.service.renderer = lambda _key, _state, _events, away: seen.append(away) or b"png"
+    game, state = await table.service.current(CHANNEL)
+    await table.service.board(game, state)
+    assert seen == [frozenset({first})]  # the board marks the seat an AI plays
     await table.service.back(CHANNEL, first)
     assert not (await table.lobby()).absent(first)
     assert await code_of(table.service.back(CHANNEL, first)) == "E_NOT_AWAY"

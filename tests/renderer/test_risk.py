@@ -234,3 +234,17 @@ def test_every_colour_pair_at_an_edge_has_in_between_shades() -> None:
     for look in looks:
         assert len(set(palette.levels(look.fill, ink_for(look.fill)))) == draw.STEPS + 2
         assert len(set(palette.levels(look.badge, ink_for(look.badge)))) == draw.STEPS + 2
+
+
+def test_an_absent_seat_is_marked_in_the_legend() -> None:
+    """RISK-DIG-34 status markers: a seat an AI plays for says so in the legend; nothing else changes."""
+    from engine.core.models import Seat
+    from engine.games.risk import RULESET, RiskOptions
+    from renderer import render_board
+
+    seats = [Seat(id=i, name=f"P{i}") for i in (1, 2, 3)]
+    state, _ = RULESET.new_game(seats, RiskOptions(setup="random_deal"), 3)
+    plain = render_board(state)
+    marked = render_board(state, away=frozenset({2}))
+    assert plain != marked and render_board(state, away=frozenset({2})) == marked
+    assert render_board(state, away=frozenset({99})) == plain  # only seats in the game are marked

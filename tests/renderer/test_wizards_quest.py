@@ -282,3 +282,15 @@ def test_a_setup_position_renders() -> None:
         png = wq.render(setup)
     assert "Setup" in texts and "No region protected yet" in "\n".join(texts)
     assert decode(png).height < decode(wq.render(busy())).height, "one legend row for three players"
+
+
+def test_an_absent_seat_is_marked_in_the_legend() -> None:
+    from engine.core.models import Seat
+    from engine.games.wizards_quest import RULESET
+    from renderer import render_board
+
+    seats = [Seat(id=i, name=f"P{i}") for i in (1, 2, 3)]
+    state, _ = RULESET.new_game(seats, RULESET.options_model(), 3)
+    plain = render_board(state)
+    marked = render_board(state, away=frozenset({2}))
+    assert plain != marked and render_board(state, away=frozenset({99})) == plain
