@@ -324,6 +324,9 @@ class WizardsQuestCog(commands.GroupCog, group_name="wq", group_description="Pla
     @staticmethod
     def named_treasure(s: WQState, interaction: discord.Interaction, text: str) -> tuple[int, str]:
         """A treasure typed by name ("Ada crown"), if exactly one of the user's still-hidden ones fits."""
+        me = s.player(interaction.user.id)
+        if me is None or me.status != "active":  # who may act is said before what they typed (check order)
+            raise RuleError("WQ_VAL_1_SEAT" if me is None else "WQ_VAL_1_OUT")
         locale = locale_of(interaction)
         mine = _hiding(s, interaction.user.id, locale)
         fits = [value for name, value in mine if all(any(w.startswith(k) for w in name.lower().replace("'", " ")

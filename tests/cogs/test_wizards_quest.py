@@ -176,6 +176,8 @@ async def test_hide_place_and_buy_in_setup(h: DispatchHarness) -> None:
                           user=me), "their treasure can't go there")
     refused(await h.slash("wq", "hide", options={"treasure": "the moon", "territory": spots[0]["value"]}, user=me),
             "Choose one of the treasures you still hide")
+    refused(await h.slash("wq", "hide", options={"treasure": "the moon", "territory": spots[0]["value"]},
+                          user=h.add_member("Spectator")), "You're not seated")  # who before what
     hand = await h.slash("wq", "hand", user=me)
     assert hand.ephemeral and "Treasures you still hide" in hand.content
     hidden = await h.slash("wq", "hide", options={"treasure": f"{duty.owner}:{duty.kind}",
