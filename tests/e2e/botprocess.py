@@ -8,11 +8,14 @@ import os
 import signal
 import sqlite3
 import sys
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
 from engine.core.models import GameState
+from tests.discord.fakeapi import InteractionRecord, SentMessage
+from tests.discord.fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT_SCRIPT = ROOT / "bot.py"
@@ -20,6 +23,7 @@ TOKEN = "e2e-bot-token"
 STARTUP_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 10.0
 ERROR_MARK = "⚠️"
+STEP_TIMEOUT_S = 15.0
 
 S = TypeVar("S", bound=GameState)
 
@@ -121,3 +125,32 @@ def integrity(db: Path) -> str:
         return ", ".join(r[0] for r in con.execute("PRAGMA integrity_check").fetchall())
     finally:
         con.close()
+
+
+class Driver:
+    """What plays the human seats of an end-to-end game: waits for each answer, counts them, reads the game."""
+
+    def __init__(self, fake: FakeDiscord, db: Path) -> None:
+        self.fake = fake
+        self.db = db
+        self.interactions = 0
+        self.used: Counter[str] = Counter()
+        """How often each command or button was used."""
+        self.snapshot: GameSnapshot | None = None
+        """The game as read after the last acknowledged interaction."""
+
+    async def answer(self, record: InteractionRecord, what: str, *, public: bool = True) -> SentMessage:
+        """Wait for the bot's (final) response; a refusal means the bot or this driver is wrong."""
+        self.interactions += 1
+        self.used[what] += 1
+        try:
+            message = await self.fake.wait_for_response(record.id, STEP_TIMEOUT_S)
+        except TimeoutError as exc:
+            raise AssertionError(f"no answer to {what} (interaction {self.interactions})") from exc
+        assert not message.content.startswith(ERROR_MARK), f"{what}: the bot refused: {message.content}"
+        assert message.ephemeral is not public, f"{what}: expected a {'public' * public or 'private'} answer"
+        return message
+
+    def refresh(self) -> GameSnapshot:
+        self.snapshot = read_game(self.db)
+        return self.snapshot

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections import Counter
 from pathlib import Path
 
 from engine.games.risk import RULESET, RiskState
@@ -19,11 +18,11 @@ from tests.discord.fakeapi import InteractionRecord, SentMessage
 from tests.discord.fakediscord import FakeDiscord
 from tests.discord.payloads import STRING_SELECT, iter_components
 from tests.e2e.botprocess import (
-    ERROR_MARK,
     STARTUP_TIMEOUT_S,
+    STEP_TIMEOUT_S,
     TOKEN,
     BotProcess,
-    GameSnapshot,
+    Driver,
     bot_env,
     integrity,
     read_game,
@@ -38,7 +37,6 @@ RESTART_AFTER = 40
 """Human interactions before the bot is killed (at the next moment a button of the last answer is current)."""
 RESTART_LATEST = 3 * RESTART_AFTER
 """Restart by then even if no button is current."""
-STEP_TIMEOUT_S = 15.0
 STALE_TEXT = "from an earlier moment of the game"
 SETUP_PHASES = (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.SETUP_PLACE_2P)
 
@@ -46,20 +44,14 @@ SETUP_PHASES = (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.SETUP_PLACE_2P)
 # ------------------------------------------------------------------------------------------------ the human seats
 
 
-class Humans:
+class Humans(Driver):
     """Plays the human seats through Discord: the baseline policy decides, slash commands and buttons act."""
 
     def __init__(self, fake: FakeDiscord, db: Path, members: dict[int, dict]) -> None:
-        self.fake = fake
-        self.db = db
+        super().__init__(fake, db)
         self.members = members
         self.policy = RULESET.policy("baseline")
         self.rng = random.Random(HUMAN_SEED)
-        self.interactions = 0
-        self.used: Counter[str] = Counter()
-        """How often each command or button was used."""
-        self.snapshot: GameSnapshot | None = None
-        """The game as read after the last acknowledged interaction."""
         self.offered: list[str] = []
         """The risk buttons on the answer to the last action (all current until the next action)."""
         self.first_button: str | None = None
@@ -67,18 +59,6 @@ class Humans:
         self.leaves = 0
 
     # -- talking to the bot
-
-    async def answer(self, record: InteractionRecord, what: str, *, public: bool = True) -> SentMessage:
-        """Wait for the bot's (final) response; a refusal means the bot or this driver is wrong."""
-        self.interactions += 1
-        self.used[what] += 1
-        try:
-            message = await self.fake.wait_for_response(record.id, STEP_TIMEOUT_S)
-        except TimeoutError as exc:
-            raise AssertionError(f"no answer to {what} (interaction {self.interactions})") from exc
-        assert not message.content.startswith(ERROR_MARK), f"{what}: the bot refused: {message.content}"
-        assert message.ephemeral is not public, f"{what}: expected a {'public' * public or 'private'} answer"
-        return message
 
     async def slash(self, pid: int, *path: str, options: dict[str, object] | None = None,
                     public: bool = True) -> tuple[InteractionRecord, SentMessage]:
@@ -90,10 +70,6 @@ class Humans:
         record = await self.fake.button(custom_id, user=self.members[pid])
         what = label or f"button {custom_id.split(':')[1]}"
         return record, await self.answer(record, what, public=public)
-
-    def refresh(self) -> GameSnapshot:
-        self.snapshot = read_game(self.db)
-        return self.snapshot
 
     @property
     def state(self) -> RiskState:

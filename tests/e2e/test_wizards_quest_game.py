@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -20,14 +19,13 @@ from tests.discord.fakeapi import InteractionRecord, SentMessage
 from tests.discord.fakediscord import FakeDiscord
 from tests.discord.payloads import STRING_SELECT, iter_components
 from tests.e2e.botprocess import (
-    ERROR_MARK,
     STARTUP_TIMEOUT_S,
+    STEP_TIMEOUT_S,
     TOKEN,
     BotProcess,
-    GameSnapshot,
+    Driver,
     bot_env,
     integrity,
-    read_game,
 )
 
 HUMAN_SEED = 71
@@ -35,40 +33,23 @@ MAX_INTERACTIONS = 600
 """Simulated games of this line-up need 30–150 human decisions; the round limit bounds the rest."""
 ROUND_LIMIT = 30
 TIME_BUDGET_S = 50.0
-STEP_TIMEOUT_S = 15.0
 STALE_TEXT = "from an earlier moment of the game"
 
 
-class Human:
+class Human(Driver):
     """Plays the human seat through Discord: the baseline policy decides, /wq commands, buttons and menus act."""
 
     def __init__(self, fake: FakeDiscord, db: Path, member: dict[str, Any]) -> None:
-        self.fake = fake
-        self.db = db
+        super().__init__(fake, db)
         self.member = member
         self.id = int(member["user"]["id"])
         self.policy = RULESET.policy("baseline")
         self.rng = random.Random(HUMAN_SEED)
-        self.interactions = 0
-        self.used: Counter[str] = Counter()
-        self.snapshot: GameSnapshot | None = None
         self.offered: list[str] = []
         """The /wq buttons on the answer to the last action (current until the next action)."""
         self.menus: list[tuple[SentMessage, dict[str, Any]]] = []
         """The select menus on that answer, with their messages."""
         self.first_button: str | None = None
-
-    async def answer(self, record: InteractionRecord, what: str, *, public: bool = True) -> SentMessage:
-        """Wait for the bot's response; a refusal means the bot or this driver is wrong."""
-        self.interactions += 1
-        self.used[what] += 1
-        try:
-            message = await self.fake.wait_for_response(record.id, STEP_TIMEOUT_S)
-        except TimeoutError as exc:
-            raise AssertionError(f"no answer to {what} (interaction {self.interactions})") from exc
-        assert not message.content.startswith(ERROR_MARK), f"{what}: the bot refused: {message.content}"
-        assert message.ephemeral is not public, f"{what}: expected a {'public' * public or 'private'} answer"
-        return message
 
     async def slash(self, *path: str, options: dict[str, Any] | None = None,
                     public: bool = True) -> tuple[InteractionRecord, SentMessage]:
@@ -80,10 +61,6 @@ class Human:
         record = await self.fake.button(custom_id, user=self.member)
         await self.answer(record, f"button {custom_id.split(':')[1]}", public=public)
         return record
-
-    def refresh(self) -> GameSnapshot:
-        self.snapshot = read_game(self.db)
-        return self.snapshot
 
     @property
     def state(self) -> WQState:
