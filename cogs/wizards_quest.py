@@ -177,7 +177,7 @@ def _treasure(value: str) -> tuple[int, str] | None:
 
 
 class WQButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
-               template=r"wq:(?P<verb>roll|roll3|rollall|rollsafe|stop|cancel|capture|region|mage|end):(?P<seq>\d+)"
+               template=r"wq:(?P<verb>draw|done|roll|roll3|rollall|rollsafe|stop|cancel|capture|region|mage|end):(?P<seq>\d+)"
                         r"(?::(?P<arg>[0-9]+))?(?::(?P<arg2>[a-z]+))?"):
     """A button whose custom id carries the action and the state seq it was offered at (stale clicks do nothing)."""
 
@@ -239,7 +239,8 @@ class AidSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]], templat
 
 
 def next_step_view(s: WQState, locale: str) -> discord.ui.View | None:
-    """The buttons for the decision pending now: mid-attack choices, capture, outcomes, end of turn."""
+    """The buttons for the decision pending now: the petition step, mid-attack choices, capture, outcomes, end of
+    turn."""
     decisions = RULESET.pending(s)
     if not decisions:
         return None
@@ -251,7 +252,11 @@ def next_step_view(s: WQState, locale: str) -> discord.ui.View | None:
         view.add_item(WQButton(verb, seq, translate(f"wq.button.{key}", locale, **params), style, arg, arg2))
 
     a = s.attack
-    if kind == "battle" and a is not None:
+    if kind == "petition":
+        if not s.turn.drawn and (s.deck or s.discard):
+            button("draw", "draw", discord.ButtonStyle.primary)
+        button("done", "done")
+    elif kind == "battle" and a is not None:
         button("roll", "roll", discord.ButtonStyle.primary)
         button("roll3", "roll3")
         button("rollall", "rollall", discord.ButtonStyle.danger)

@@ -277,7 +277,18 @@ async def test_attack_buttons_roll_capture_end_turn_and_stale_clicks(h: Dispatch
     ended = await h.button(end, user=ada)
     assert f"<@{them}>" in said(ended), "the next player is pinged"
     assert [f.filename for f in ended.files] == ["board.png"], "and the board follows the turn"
-    assert (await wq_state(h)).current == them
+    turn = await wq_state(h)
+    assert turn.current == them
+    # Their petition step comes with buttons: Draw, then Done.
+    ids = [c for m in ended.messages for c in m.custom_ids()]
+    draw, done = f"wq:draw:{turn.seq}", f"wq:done:{turn.seq}"
+    assert draw in ids and done in ids, ids
+    refused(await h.button(draw, user=ada), "")  # not their decision
+    drawn = await h.button(draw, user=bo)
+    after = await wq_state(h)
+    assert len(after.hands[them]) == len(turn.hands[them]) + 1 and drawn.response is not None
+    assert f"wq:draw:{after.seq}" not in drawn.response.custom_ids()  # one card a turn (WQ-PET-1)
+    assert f"wq:done:{after.seq}" in drawn.response.custom_ids()
 
 
 @pytest.mark.rule("WQ-AID-1", "WQ-DIG-3")
