@@ -503,13 +503,14 @@ class FakeAPI:
         return Reply(200, answer) if _truthy(call.params.get("with_response")) else Reply(204)
 
     def _followup(self, call: Call) -> Reply:
-        """POST /webhooks/{app}/{token}: a followup; the first one after a defer fills the "thinking…" message."""
+        """POST /webhooks/{app}/{token}: a followup; the first one after a defer fills the "thinking…" message,
+        unless the bot deleted that placeholder: then it is a new message with its own flags, as on Discord."""
         record = self._interaction(call)
         if not record.callback_types:
             raise FakeHTTPError(404, 10015, "Unknown Webhook")
         original = self._messages.get(record.original_message_id or "")
         body = call.json or {}
-        if original is not None and original.loading and original.interaction_id == record.id:
+        if original is not None and original.loading and not original.deleted and original.interaction_id == record.id:
             self._edit(original, {**body, "flags": original.flags & FLAG_EPHEMERAL}, call.files)
             msg = original
         else:

@@ -103,6 +103,13 @@ class Demo(commands.Cog):
         await interaction.response.defer(thinking=True, ephemeral=private)
         await interaction.followup.send("rendered", file=discord.File(io.BytesIO(PNG), "map.png"))
 
+    @app_commands.command(name="regret", description="Defer publicly, then answer privately")
+    async def regret(self, interaction: discord.Interaction) -> None:
+        """Think in public, then remove the placeholder and say something only the user sees."""
+        await interaction.response.defer(thinking=True)
+        await interaction.delete_original_response()
+        await interaction.followup.send("just for you", ephemeral=True)
+
     @app_commands.command(name="vote", description="Post a view")
     async def vote(self, interaction: discord.Interaction) -> None:
         """Post the vote view."""
@@ -216,8 +223,8 @@ async def test_layer2_slash_group_subcommand_with_options(h: DispatchHarness) ->
     assert result.callback_type == 4
     assert result.content == "hihihi"
     assert not result.ephemeral
-    assert [c["name"] for c in h.api.synced_commands()] == ["demo", "card", "slow", "vote", "pick", "announce",
-                                                            "whisper", "confirm", "name", "boom"]
+    assert [c["name"] for c in h.api.synced_commands()] == ["demo", "card", "slow", "regret", "vote", "pick",
+                                                            "announce", "whisper", "confirm", "name", "boom"]
     assert not h.unhandled()
 
 
@@ -248,6 +255,16 @@ async def test_layer2_deferred_command_with_followup(h: DispatchHarness) -> None
     assert not result.ephemeral and result.followups == []
     private = await h.slash("slow", options={"private": True})
     assert private.ephemeral and private.content == "rendered"
+
+
+async def test_layer2_followup_after_a_deleted_placeholder_is_a_new_private_message(h: DispatchHarness) -> None:
+    """As on Discord: once the "thinking…" placeholder is deleted, an ephemeral followup is its own message."""
+    result = await h.slash("regret")
+    placeholder = h.api.messages(include_deleted=True)
+    assert any(m.deleted and m.interaction_id == result.id for m in placeholder)
+    [followup] = [m for m in h.api.responses(result.id) if not m.deleted]
+    assert followup.ephemeral and followup.content == "just for you"
+    assert not any(m.content == "just for you" for m in h.messages(h.world.channel["id"]) if not m.ephemeral)
 
 
 async def test_layer2_button_and_select(h: DispatchHarness) -> None:
