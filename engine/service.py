@@ -251,8 +251,7 @@ class GameService:
             if len(lobby.seats) >= most:
                 raise RuleError("E_GAME_FULL", mode=lobby.options.get("mode", ruleset.name), max=most)
             lobby.seats.append(seat)
-            await self.store.update_game(game.id, game.version, lobby=lobby.model_dump(mode="json"))
-            return await self.live(channel_id)
+            return await self.store.update_game(game, lobby=lobby.model_dump(mode="json"))
 
     async def add_ai(self, channel_id: int, by: int) -> GameRow:
         async with self.lock(channel_id):
@@ -267,8 +266,7 @@ class GameService:
             names = {s.name for s in lobby.seats}
             name = next((f"{n} (AI)" for n in AI_NAMES if f"{n} (AI)" not in names), f"AI {ai_id}")
             lobby.seats.append(Seat(id=ai_id, name=name, ai=True))
-            await self.store.update_game(game.id, game.version, lobby=lobby.model_dump(mode="json"))
-            return await self.live(channel_id)
+            return await self.store.update_game(game, lobby=lobby.model_dump(mode="json"))
 
     async def leave(self, channel_id: int, user_id: int) -> GameRow | None:
         """Leave a lobby; the host's seat passes to the next human, and an empty lobby closes."""
@@ -279,11 +277,10 @@ class GameService:
             lobby.seats = [s for s in lobby.seats if s.id != user_id]
             humans = [s for s in lobby.seats if not s.ai]
             if not humans:
-                await self.store.update_game(game.id, game.version, status="abandoned")
+                await self.store.update_game(game, status="abandoned")
                 return None
             host = humans[0].id if user_id == game.host_id else None
-            await self.store.update_game(game.id, game.version, lobby=lobby.model_dump(mode="json"), host_id=host)
-            return await self.live(channel_id)
+            return await self.store.update_game(game, lobby=lobby.model_dump(mode="json"), host_id=host)
 
     async def check_start(self, channel_id: int, by: int) -> tuple[GameRow, Lobby, Ruleset]:
         """Raise the error `start` would give, without changing anything."""
@@ -305,9 +302,8 @@ class GameService:
             random.Random(game.seed).shuffle(seats)
             state, events = ruleset.new_game(seats, options, game.seed)
             lobby.seats = lobby.first_seats = seats
-            await self.store.update_game(game.id, game.version, lobby=lobby.model_dump(mode="json"),
-                                         state=state.model_dump_json(), status="running")
-            game = await self.live(channel_id)
+            game = await self.store.update_game(game, lobby=lobby.model_dump(mode="json"),
+                                                state=state.model_dump_json(), status="running")
             outcome = Outcome(game=game, ruleset=ruleset, state=state,
                               steps=[Step(seq=0, actor=0, action=Action(type="start", player=by), events=events,
                                           ai=False)])
@@ -320,7 +316,7 @@ class GameService:
             if by != game.host_id and not moderator:
                 lobby = lobby_of(game)
                 raise RuleError("E_NOT_HOST", host=self._host_name(lobby, game.host_id))
-            await self.store.update_game(game.id, game.version, status="abandoned")
+            await self.store.update_game(game, status="abandoned")
             await self.store.delete_timers(game.id)
             self._forget_clocks(game.id)
             self._cache.pop(game.id, None)
@@ -341,7 +337,8 @@ class GameService:
             lobby = lobby_of(game)
             ruleset = get(game.ruleset)
             state = self.state_of(game)
-            if any(d.player in lobby.stand_ins() for d in ruleset.pending(state)):
+            stand_ins = lobby.stand_ins()
+            if any(d.player in stand_ins for d in ruleset.pending(state)):
                 healing = Outcome(game=game, ruleset=ruleset, state=state)  # a storage fault stopped AI seats
                 await self._after(healing, lobby)
                 game, state = healing.game, healing.state or state
@@ -382,12 +379,9 @@ class GameService:
 
     async def _save_lobby(self, outcome: Outcome, lobby: Lobby, status: str | None = None) -> None:
         game = outcome.game
-        await self.store.update_game(game.id, game.version, lobby=lobby.model_dump(mode="json"), status=status)
-        fresh = await self.store.game(game.id)
-        assert fresh is not None
-        outcome.game = fresh
+        outcome.game = await self.store.update_game(game, lobby=lobby.model_dump(mode="json"), status=status)
         if outcome.state is not None:
-            self._cache[game.id] = (fresh.version, outcome.state)
+            self._cache[game.id] = (outcome.game.version, outcome.state)
 
     async def _after(self, outcome: Outcome, lobby: Lobby) -> None:
         """After a command: AI seats and stand-ins play their decisions, then the seats' clocks are re-armed."""
@@ -453,8 +447,9 @@ class GameService:
         waiting: dict[int, Decision] = {}
         if not over and lobby.paused is None:
             assert state is not None
+            stand_ins = lobby.stand_ins()
             for decision in ruleset.pending(state):
-                if decision.player not in lobby.stand_ins():
+                if decision.player not in stand_ins:
                     waiting.setdefault(decision.player, decision)
         for player in armed.keys() - waiting.keys():
             await self.store.delete_timers(game.id, player)
@@ -612,8 +607,7 @@ class GameService:
             if lobby.paused is not None:
                 raise RuleError("E_PAUSED")
             now = self.clock()
-            lobby.paused = {t.player: max(0.0, t.due_at - now) for t in await self.store.timers(outcome.game.id)
-                            if t.kind == "deadline"}
+            lobby.paused = {p: max(0.0, due - now) for p, due in (await self.deadlines(outcome.game)).items()}
             await self._save_lobby(outcome, lobby)
             await self.store.delete_timers(outcome.game.id)
             self._forget_clocks(outcome.game.id)
@@ -630,13 +624,12 @@ class GameService:
             await self._save_lobby(outcome, lobby)
             now = self.clock()
             assert outcome.state is not None
+            armed = await self._seat_clocks(outcome.game.id)
             for decision in outcome.ruleset.pending(outcome.state):
                 player = decision.player
                 length = lobby.clock.seconds(decision, outcome.ruleset)
-                if player in left and length is not None and player not in {t.player for t in
-                                                                             await self.store.timers(outcome.game.id)}:
-                    await self._wind(outcome.game.id, player, now + left[player], length)
-            self._forget_clocks(outcome.game.id)
+                if player in left and length is not None and player not in armed:
+                    armed[player] = await self._wind(outcome.game.id, player, now + left[player], length)
             await self._after(outcome, lobby)
             return outcome
 
@@ -679,23 +672,18 @@ class GameService:
                 raise RuleError("E_ALREADY_SEATED", player=new.name)
             substitute = new.model_copy(update={"colour": seat.colour})
             new_state = reseat(outcome.state, old, substitute)
-            entry = Action(type=RESEAT, player=old)
-            await self.store.record_action(outcome.game, new_state.seq, by,
-                                           {"type": RESEAT, "player": old, "seat": substitute.model_dump(mode="json")},
-                                           [], new_state.model_dump_json(), None)
+            entry = {"type": RESEAT, "player": old, "seat": substitute.model_dump(mode="json")}
+            fresh = await self.store.record_action(outcome.game, new_state.seq, by, entry, [],
+                                                   new_state.model_dump_json(), None)
             lobby.seats = [substitute if s.id == old else s for s in lobby.seats]
             lobby.status.pop(old, None)
             lobby.votes = {k: [substitute.id if v == old else v for v in vs] for k, vs in lobby.votes.items()}
-            fresh = await self.store.game(outcome.game.id)
-            assert fresh is not None
-            outcome.game, outcome.state = fresh, new_state
-            outcome.steps.append(Step(seq=new_state.seq, actor=by, action=entry, events=[], ai=False))
-            await self.store.update_game(fresh.id, fresh.version, lobby=lobby.model_dump(mode="json"),
-                                         host_id=substitute.id if fresh.host_id == old else None)
-            refreshed = await self.store.game(fresh.id)
-            assert refreshed is not None
-            outcome.game = refreshed
-            self._cache[fresh.id] = (refreshed.version, new_state)
+            outcome.game = await self.store.update_game(fresh, lobby=lobby.model_dump(mode="json"),
+                                                        host_id=substitute.id if fresh.host_id == old else None)
+            outcome.state = new_state
+            outcome.steps.append(Step(seq=new_state.seq, actor=by, action=Action(type=RESEAT, player=old), events=[],
+                                      ai=False))
+            self._cache[fresh.id] = (outcome.game.version, new_state)
             await self._rewind(outcome, lobby, old)
             return outcome
 

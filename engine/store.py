@@ -284,12 +284,13 @@ class Store:
         return row
 
     async def update_game(
-        self, game_id: int, expected_version: int, *, lobby: dict[str, Any] | None = None,
+        self, game: GameRow, *, lobby: dict[str, Any] | None = None,
         state: str | None = None, status: str | None = None, host_id: int | None = None,
-    ) -> None:
-        """Change a game's lobby, state, status or host if it is still at `expected_version`."""
+    ) -> GameRow:
+        """Change a game's lobby, state, status or host if it is still at `game.version`; the new row."""
+        now = self._clock()
         sets = ["version = version + 1", "updated_at = ?"]
-        params: list[Any] = [self._clock()]
+        params: list[Any] = [now]
         for column, value in (("lobby", json.dumps(lobby) if lobby is not None else None), ("state", state),
                               ("status", status), ("host_id", host_id)):
             if value is not None:
@@ -297,10 +298,13 @@ class Store:
                 params.append(value)
         async with self.transaction() as db:
             cur = await db.execute(
-                f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?", (*params, game_id, expected_version)
+                f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?", (*params, game.id, game.version)
             )
             if cur.rowcount != 1:
-                raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
+                raise VersionConflict(f"game {game.id} is no longer at version {game.version}")
+        changed = {k: v for k, v in (("lobby", lobby), ("state", state), ("status", status), ("host_id", host_id))
+                   if v is not None}
+        return replace(game, **changed, version=game.version + 1, updated_at=now)
 
     async def record_action(
         self, game: GameRow, seq: int, actor: int, action: dict[str, Any], events: list[dict[str, Any]],

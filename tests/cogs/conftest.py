@@ -71,7 +71,7 @@ async def put_state(h: DispatchHarness, state: S, dice: list[int] | None = None,
         state = state.model_copy(update={"rng": RngState(state=state.rng.state, forced=dice)})
     service = h.bot.service  # type: ignore[attr-defined]
     game = await service.store.live_game(channel_id(h, channel))
-    await service.store.update_game(game.id, game.version, state=state.model_dump_json())
+    await service.store.update_game(game, state=state.model_dump_json())
     return state
 
 

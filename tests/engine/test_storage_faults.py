@@ -87,7 +87,7 @@ async def test_storage_row_from_a_newer_version_stops_only_its_channel(service: 
     game = await service.store.live_game(CHANNEL)
     assert game is not None and game.state is not None
     newer = json.loads(game.state) | {"schema_version": 99}
-    await service.store.update_game(game.id, game.version, state=json.dumps(newer))
+    await service.store.update_game(game, state=json.dumps(newer))
     _, state = await service.current(OTHER)
     assert isinstance(state, RiskState)
     assert await code_of(service.act(CHANNEL, ALICE, {"type": "end_turn"})) == "E_GAME_TOO_NEW"
@@ -102,7 +102,7 @@ async def test_storage_corrupt_lobby_row_stops_only_its_channel(service: GameSer
     await three_humans(service, OTHER)
     game = await service.store.live_game(CHANNEL)
     assert game is not None
-    await service.store.update_game(game.id, game.version, lobby={"game": "risk", "seats": "not a list"})
+    await service.store.update_game(game, lobby={"game": "risk", "seats": "not a list"})
     assert await code_of(service.act(CHANNEL, BOB, {"type": "end_turn"})) == "E_GAME_CORRUPT"
     _, state = await service.current(OTHER)
     assert isinstance(state, RiskState)

@@ -44,7 +44,7 @@ async def test_one_live_game_per_channel(tmp_path: Path) -> None:
         await store.create_game(1, 10, "risk", 101, 8, {"game": "risk"})
     other = await store.create_game(2, 10, "risk", 101, 8, {"game": "risk"})
     assert other.id != game.id
-    await store.update_game(game.id, game.version, status="finished")
+    await store.update_game(game, status="finished")
     replacement = await store.create_game(1, 10, "risk", 102, 9, {"game": "risk"})
     assert (await store.live_game(1)) == replacement
     await store.close()
