@@ -22,7 +22,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from cogs.common import announce, on_app_command_error
 from cogs.guard import GuardedTree, RateLimiter
 from engine.core.models import Event, GameState, Seat
-from engine.core.record import GameRecord, start
+from engine.core.record import GameRecord, apply_entry, start
 from engine.games import NAMES, get
 from engine.positions import record_json
 from engine.service import GameService
@@ -140,7 +140,7 @@ def run_demo(game: str, players: int, seed: int, out: Path, policy: str = "basel
     pictures = has_board(state.game)
     boards = 0
     for data in record.actions:
-        state, new_events = ruleset.apply(state, ruleset.parse_action(data))
+        state, new_events = apply_entry(ruleset, state, data)
         lines.extend(text for e in new_events if (text := ruleset.narrate(e, state)))
         for event in new_events:
             if event.type == "turn_started" and turn:  # the board as the finished turn left it (000: setup)

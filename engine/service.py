@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from engine.core.errors import RuleError, player_count_error
 from engine.core.models import Action, Decision, Event, GameState, Seat
 from engine.core.play import ai_random
-from engine.core.record import GameRecord, start
+from engine.core.record import GameRecord, apply_entry, start
 from engine.core.ruleset import Ruleset
 from engine.core.seats import RESEAT, reseat
 from engine.games import get
@@ -741,10 +741,7 @@ class GameService:
         turn: list[Event] = []
         began = False
         for data in record.actions:
-            if data.get("type") == RESEAT:
-                state, events = reseat(state, data["player"], Seat.model_validate(data["seat"])), []
-            else:
-                state, events = ruleset.apply(state, ruleset.parse_action(data))
+            state, events = apply_entry(ruleset, state, data)
             public = [e for e in events if e.private_to is None]
             if any(e.type == TURN_EVENT for e in public):
                 if began:

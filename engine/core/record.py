@@ -27,15 +27,19 @@ def start(ruleset: Ruleset, record: GameRecord) -> tuple[GameState, list[Event]]
     return ruleset.new_game(record.seats, options, record.seed)
 
 
+def apply_entry(ruleset: Ruleset, state: GameState, data: dict[str, Any]) -> tuple[GameState, list[Event]]:
+    """One entry of a record: a rule action, or a substitution (`reseat`), which has no events."""
+    if data.get("type") == RESEAT:
+        return reseat(state, data["player"], Seat.model_validate(data["seat"])), []
+    return ruleset.apply(state, ruleset.parse_action(data))
+
+
 def replay(ruleset: Ruleset, record: GameRecord) -> tuple[GameState, list[Event]]:
     """Replay a record; raises RuleError (with `.index` set) at the first illegal action."""
     state, events = start(ruleset, record)
     for index, data in enumerate(record.actions):
         try:
-            if data.get("type") == RESEAT:
-                state, new = reseat(state, data["player"], Seat.model_validate(data["seat"])), []
-            else:
-                state, new = ruleset.apply(state, ruleset.parse_action(data))
+            state, new = apply_entry(ruleset, state, data)
         except Exception as exc:
             exc.index = index  # type: ignore[attr-defined]
             raise
