@@ -29,9 +29,8 @@ async def risk_state(interaction: discord.Interaction) -> RiskState:
 
 async def play(interaction: discord.Interaction, data: dict[str, Any], buttons: bool = True) -> None:
     """Apply one action for the user and answer publicly, with the buttons the next step needs."""
-    await risk_state(interaction)  # another game's rules must never see a Risk action
     outcome = await service_of(interaction).act(interaction.channel_id or 0, interaction.user.id, data,
-                                                str(interaction.id))
+                                                str(interaction.id), game_name="risk")
     state = outcome.state
     view = None
     if buttons and isinstance(state, RiskState):

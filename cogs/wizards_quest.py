@@ -41,9 +41,8 @@ async def wq_state(interaction: discord.Interaction) -> WQState:
 
 async def play(interaction: discord.Interaction, data: dict[str, Any]) -> None:
     """Apply one action for the user; answer publicly, with the buttons of whatever is pending next."""
-    await wq_state(interaction)
     outcome = await service_of(interaction).act(interaction.channel_id or 0, interaction.user.id, data,
-                                                str(interaction.id))
+                                                str(interaction.id), game_name="wizards_quest")
     view = next_step_view(outcome.state, locale_of(interaction)) if isinstance(outcome.state, WQState) else None
     await respond(interaction, outcome, view=view)
 

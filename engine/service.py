@@ -325,8 +325,12 @@ class GameService:
     # -- play
 
     async def act(self, channel_id: int, user_id: int, data: dict[str, Any],
-                  interaction_id: str | None = None) -> Outcome:
-        """Apply one player command exactly once; RuleError leaves everything unchanged."""
+                  interaction_id: str | None = None, game_name: str | None = None) -> Outcome:
+        """Apply one player command exactly once; RuleError leaves everything unchanged.
+
+        With `game_name`, a channel playing another game refuses it: one game's commands never reach another's
+        rules.
+        """
         async with self.lock(channel_id):
             if interaction_id is not None and await self.store.action_by_interaction(interaction_id) is not None:
                 game, state = await self.current(channel_id)
@@ -334,8 +338,10 @@ class GameService:
             game = await self.live(channel_id)
             if game.status != "running":
                 raise RuleError("E_NOT_STARTED")
-            lobby = lobby_of(game)
             ruleset = get(game.ruleset)
+            if game_name is not None and ruleset.name != game_name:
+                raise RuleError("E_OTHER_GAME", game=ruleset.title)
+            lobby = lobby_of(game)
             state = self.state_of(game)
             stand_ins = lobby.stand_ins()
             if any(d.player in stand_ins for d in ruleset.pending(state)):
