@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from cogs.common import announce, service_of_bot, timestamp, who
 from engine.core.i18n import translate
-from engine.service import Alarm
+from engine.service import Alarm, lobby_of
 from engine.timekeeper import Timekeeper
 
 log = logging.getLogger("gamemaster.timers")
@@ -43,10 +43,10 @@ class Timers(commands.Cog):
             await channel.send(translate("timer.reminder", player=player, what=what, due=timestamp(alarm.due)),
                                allowed_mentions=discord.AllowedMentions(users=True))
             return
-        lobby_clock = alarm.outcome.game.lobby.get("clock", {})
+        clock = lobby_of(outcome.game).clock
         if alarm.kind == "absent":
-            lead = translate("timer.absent", player=player, n=lobby_clock.get("absent_after", 2))
-        elif lobby_clock.get("timeout_action") == "skip":
+            lead = translate("timer.absent", player=player, n=clock.absent_after)
+        elif clock.timeout_action == "skip":
             lead = translate("timer.timeout_skip", player=player)
         else:
             lead = translate("timer.timeout", player=player)

@@ -168,21 +168,42 @@ async def test_history_pages_with_buttons(h: DispatchHarness) -> None:
         assert "page 2 of" in turned.response.content
 
 
-async def test_reminder_is_posted_by_the_timers_cog(h: DispatchHarness) -> None:
-    members = await start_game(h, "Ada", "Bo", "Cy")
+async def due_now(h: DispatchHarness, kind: str) -> int:
+    """Make the first timer of `kind` fall due now and wake the timers cog; the seat it belongs to."""
     service = h.bot.service  # type: ignore[attr-defined]
     game, _ = await service.current(channel_id(h))
-    [reminder] = [t for t in await service.store.timers(game.id) if t.kind == "reminder"][:1]
-    async with service.store.transaction() as db:  # the reminder falls due now
-        await db.execute("UPDATE timers SET due_at = ? WHERE id = ?", (time.time() - 1, reminder.id))
+    timer = next(t for t in await service.store.timers(game.id) if t.kind == kind)
+    async with service.store.transaction() as db:
+        await db.execute("UPDATE timers SET due_at = ? WHERE id = ?", (time.time() - 1, timer.id))
     h.bot.get_cog("Timers").keeper.poke()  # type: ignore[union-attr]
-    for _ in range(200):
-        posted = [m.content for m in h.messages(h.world.channel["id"]) if "a reminder" in m.content]
-        if posted:
-            break
+    return timer.player
+
+
+async def posted(h: DispatchHarness, text: str) -> list[str]:
+    """The channel messages containing `text`, waiting a little for the timers cog to post them."""
+    for _ in range(300):
+        found = [m.content for m in h.messages(h.world.channel["id"]) if text in m.content]
+        if found:
+            return found
         await asyncio.sleep(0.01)
-    assert posted and f"<@{reminder.player}>" in posted[0] and TIMESTAMP.search(posted[0])
-    assert uid(pending_member(members, reminder.player)) == reminder.player
+    return []
+
+
+async def test_reminder_is_posted_by_the_timers_cog(h: DispatchHarness) -> None:
+    members = await start_game(h, "Ada", "Bo", "Cy")
+    player = await due_now(h, "reminder")
+    [reminder] = await posted(h, "a reminder")
+    assert f"<@{player}>" in reminder and TIMESTAMP.search(reminder)
+    assert uid(pending_member(members, player)) == player
+
+
+async def test_a_missed_deadline_is_announced_by_the_timers_cog(h: DispatchHarness) -> None:
+    await start_game(h, "Ada", "Bo", "Cy", timeout_action="skip")
+    before = (await state_of(h)).seq
+    player = await due_now(h, "deadline")
+    [notice] = await posted(h, "ran out of time")
+    assert f"<@{player}>" in notice and "completed in the least harmful way" in notice
+    assert (await state_of(h)).seq > before  # the decision was played for them
 
 
 @pytest.mark.rule("RISK-OPT-8", "RISK-OPT-9", "RISK-OPT-10", "RISK-OPT-11")
