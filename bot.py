@@ -27,7 +27,6 @@ from engine.games import NAMES, get
 from engine.positions import record_json
 from engine.service import GameService
 from engine.store import Store
-from engine.table import Lobby
 from renderer import has_board, render_board
 from renderer.animate import replay_gif
 from renderer.cache import RenderCache
@@ -172,12 +171,8 @@ async def _play_stored(game: str, players: int, seed: int, path: Path, policy: s
         await service.new_game(DEMO_CHANNEL, None, seats[0], game, {}, ai_policy=policy)
         for seat in seats[1:]:
             await service.join(DEMO_CHANNEL, seat)
-        outcome = await service.start(DEMO_CHANNEL, seats[0].id)  # AI seats play the whole game
-        row = await store.game(outcome.game.id)
-        assert row is not None
-        lobby = Lobby.model_validate(row.lobby)
-        actions = [a.action for a in await store.actions(row.id)]
-        return GameRecord(game=row.ruleset, seed=row.seed, options=lobby.options, seats=lobby.seats, actions=actions)
+        await service.start(DEMO_CHANNEL, seats[0].id)  # AI seats play the whole game
+        return await service.record(DEMO_CHANNEL)
     finally:
         await store.close()
 

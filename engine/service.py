@@ -736,7 +736,7 @@ class GameService:
         lobby = lobby_of(game)
         actions = [row.action for row in await self.store.actions(game.id)]
         return GameRecord(game=game.ruleset, seed=game.seed, options=lobby.options,
-                          seats=lobby.first_seats or lobby.seats, actions=actions)
+                          seats=lobby.first_seats or lobby.seats, actions=actions, schema_version=state.schema_version)
 
     async def replay_frames(self, channel_id: int) -> list[tuple[GameState, list[Event]]]:
         """The board at the end of every turn (the last frame is the latest position), with that turn's events."""

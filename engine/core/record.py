@@ -6,6 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from engine.core.construct import copy_model
+from engine.core.errors import RuleError
 from engine.core.models import Event, GameState, Seat
 from engine.core.ruleset import Ruleset
 from engine.core.seats import RESEAT, reseat
@@ -20,11 +22,19 @@ class GameRecord(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[Seat]
     actions: list[dict[str, Any]] = Field(default_factory=list)
+    schema_version: int = 1
+    """The state schema the game began under, which fixes how its dice are drawn (records without it: 1)."""
 
 
 def start(ruleset: Ruleset, record: GameRecord) -> tuple[GameState, list[Event]]:
+    """The game's first position, under the schema the record was made with."""
     options = ruleset.options_model.model_validate(record.options)
-    return ruleset.new_game(record.seats, options, record.seed)
+    state, events = ruleset.new_game(record.seats, options, record.seed)
+    if record.schema_version > state.schema_version:
+        raise RuleError("E_GAME_TOO_NEW")
+    if record.schema_version < state.schema_version:  # the setup is the same; later dice follow the old schema
+        state = copy_model(state, schema_version=record.schema_version)
+    return state, events
 
 
 def apply_entry(ruleset: Ruleset, state: GameState, data: dict[str, Any]) -> tuple[GameState, list[Event]]:

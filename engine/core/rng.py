@@ -35,6 +35,11 @@ class Rng:
         self._s = state.state
         self._forced = list(state.forced)
 
+    @property
+    def forced(self) -> bool:
+        """Whether die faces forced by a test or the `apply --dice` tool are still waiting."""
+        return bool(self._forced)
+
     def export(self) -> RngState:
         return trusted(RngState, state=self._s, forced=self._forced)
 

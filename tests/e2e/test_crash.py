@@ -32,13 +32,14 @@ def logged_record(db: Path) -> GameRecord:
     """The game record as the database holds it: seed, options, seats as seated, and the committed actions."""
     con = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True, timeout=5.0)
     try:
-        game_id, seed, lobby = con.execute("SELECT id, seed, lobby FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        game_id, seed, lobby, state = con.execute(
+            "SELECT id, seed, lobby, state FROM games ORDER BY id DESC LIMIT 1").fetchone()
         actions = [a for (a,) in con.execute("SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))]
     finally:
         con.close()
     data = json.loads(lobby)
     return GameRecord(game="risk", seed=seed, options=data["options"], seats=data["first_seats"],
-                      actions=[json.loads(a) for a in actions])
+                      actions=[json.loads(a) for a in actions], schema_version=json.loads(state)["schema_version"])
 
 
 async def test_crash_sigkill_in_the_middle_of_a_command(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from engine.core.models import Event
 from engine.core.rng import Rng
 from engine.games.risk import actions as A
 from engine.games.risk import events as E
+from engine.games.risk.dice import roll_round, sorted_battle
 from engine.games.risk.mapdata import RiskMap, classic
 from engine.games.risk.names import resolve
 from engine.games.risk.state import NEUTRAL, Interrupt, Phase, RiskState
@@ -74,15 +75,6 @@ def valid_sets(board: RiskMap, hand: Sequence[str]) -> list[tuple[str, str, str]
 def battle(attack: Sequence[int], defence: Sequence[int]) -> tuple[int, int]:
     """(attacker losses, defender losses); ties go to the defender (RISK-ATK-13 … 16)."""
     return sorted_battle(sorted(attack, reverse=True), sorted(defence, reverse=True))
-
-
-def sorted_battle(attack: Sequence[int], defence: Sequence[int]) -> tuple[int, int]:
-    """`battle` for dice already sorted highest first: the highest pair, then the second (if both rolled two)."""
-    first = attack[0] > defence[0]
-    if len(attack) < 2 or len(defence) < 2:
-        return (0, 1) if first else (1, 0)
-    second = attack[1] > defence[1]
-    return 2 - first - second, first + second
 
 
 def reinforcements(board: RiskMap, s: RiskState, pid: int) -> tuple[int, list[str]]:
@@ -607,16 +599,14 @@ class _Apply:
         """Roll one battle; True when it conquered the target. `move` pre-answers the move-in."""
         s = self.s
         armies = s.armies
-        rolls = self.rng.dice(att_n + def_n)  # the attacker's dice are rolled first
-        att = sorted(rolls[:att_n], reverse=True)
-        dfn = sorted(rolls[att_n:], reverse=True)
-        att_loss, def_loss = sorted_battle(att, dfn)
+        att, dfn, att_loss, def_loss = roll_round(self.rng, att_n, def_n, s.schema_version >= 2)
         armies[source] -= att_loss
         armies[target] -= def_loss
         defender = s.owner[target]
         attacker = s.current
         self.emit(trusted(E.Battle, player=attacker, source=source, target=target, defender=defender,
-                          attack_dice=att, defence_dice=dfn, attacker_losses=att_loss, defender_losses=def_loss))
+                          attack_dice=list(att), defence_dice=list(dfn), attacker_losses=att_loss,
+                          defender_losses=def_loss))
         if armies[target] > 0:
             if s.interrupt is not None:
                 self.set(interrupt=None)

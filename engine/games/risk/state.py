@@ -76,6 +76,8 @@ class RiskPlayer(BaseModel):
 
 
 class RiskState(GameState):
+    schema_version: int = 2
+    """2: a battle round's dice come from one draw (engine/games/risk/dice.py); 1: one draw per die."""
     game: Literal["risk"] = "risk"
     options: RiskOptions
     players: list[RiskPlayer]

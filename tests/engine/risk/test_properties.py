@@ -107,7 +107,8 @@ def play_random(seed: int, n: int, options: RiskOptions, steps: int) -> tuple[Ri
     assert isinstance(state, RiskState)
     policy = RULESET.policy("random")
     rng = random.Random(seed)
-    record = GameRecord(game="risk", seed=seed, options=options.model_dump(mode="json"), seats=seats)
+    record = GameRecord(game="risk", seed=seed, options=options.model_dump(mode="json"), seats=seats,
+                        schema_version=state.schema_version)
     leaver = rng.randrange(steps) if rng.random() < 0.3 else -1
     for step in range(steps):
         if RULESET.winners(state) is not None:
