@@ -34,7 +34,10 @@ def fortify_options(board: RiskMap, s: RiskState, pid: int) -> list[tuple[str, s
 
 
 class RandomPolicy:
-    """Picks at random among legal moves, weighted towards progress (trades, favourable attacks) so games end."""
+    """Picks at random among legal moves, weighted towards favourable attacks so games end.
+
+    It trades when it must and, below five cards, on the toss of a coin at each decision.
+    """
 
     def __init__(self, board: RiskMap | None = None) -> None:
         self.b = board or classic()
@@ -72,9 +75,11 @@ class RandomPolicy:
             neutral = [t for t in b.ids if s.owner[t] == NEUTRAL]
             return trusted(A.PlaceNeutral, player=pid, territory=rng.choice(neutral))
         if phase is Phase.REINFORCE:
-            sets = valid_sets(b, s.hands[pid])
-            if sets:
-                return trusted(A.Trade, player=pid, cards=list(rng.choice(sets)))
+            hand = s.hands[pid]
+            if len(hand) >= 5 or (len(hand) >= 3 and rng.random() < 0.5):  # a set is optional below five cards
+                sets = valid_sets(b, hand)
+                if sets:
+                    return trusted(A.Trade, player=pid, cards=list(rng.choice(sets)))
             if s.pool:
                 own = s.territories_of(pid)
                 border = [t for t in own if any(s.owner.get(n) != pid for n in b.neighbours[t])]
