@@ -45,7 +45,9 @@ class Rng:
 
     def below(self, n: int) -> int:
         """Uniform integer in [0, n) by rejection (SplitMix64), so no face is favoured."""
-        limit = _LIMITS.get(n) or (1 << 64) - ((1 << 64) % n)
+        limit = _LIMITS.get(n)
+        if limit is None:
+            limit = _LIMITS[n] = (1 << 64) - ((1 << 64) % n)
         s = self._s
         while True:
             s = (s + _GOLDEN) & _MASK

@@ -16,13 +16,10 @@ from engine.games.risk.timeouts import timeout_actions
 def attack_options(board: RiskMap, s: RiskState, pid: int, favoured: bool = False) -> list[tuple[str, str]]:
     """Legal (source, target) attack pairs; with `favoured`, only those where the source outnumbers."""
     owner, armies, neighbours = s.owner, s.armies, board.neighbours
-    options = []
-    for t, o in owner.items():  # the owner table's order, on which the random choice depends
-        if o == pid and (here := armies[t]) >= 2:
-            for n in neighbours[t]:
-                if owner[n] != pid and (not favoured or here > armies[n]):
-                    options.append((t, n))
-    return options
+    if favoured:  # in the owner table's order, on which the random choice depends
+        return [(t, n) for t, o in owner.items() if o == pid and (here := armies[t]) >= 2
+                for n in neighbours[t] if owner[n] != pid and here > armies[n]]
+    return [(t, n) for t, o in owner.items() if o == pid and armies[t] >= 2 for n in neighbours[t] if owner[n] != pid]
 
 
 def fortify_options(board: RiskMap, s: RiskState, pid: int) -> list[tuple[str, str]]:

@@ -194,8 +194,10 @@ class _Apply:
 
     def run(self, a: A.Action) -> None:
         s = self.s
-        if s.phase is Phase.GAME_OVER:
+        phase = s.phase
+        if phase is Phase.GAME_OVER:
             raise RuleError("E_GAME_OVER", winner=s.name(s.winner))
+        kind = a.type
         if isinstance(a, A.Remove):  # the bot has checked that the actor is the host or a moderator
             target = s.player(a.target)
             if target is None or target.status != "active":
@@ -208,21 +210,23 @@ class _Apply:
             raise RuleError("E_NOT_PLAYER")
         if me.status != "active":
             raise RuleError("E_ELIMINATED")
-        kind = a.type
-        if isinstance(a, A.Resign):
+        if kind == "resign":
             self.leave(a.player, None)
         elif isinstance(a, A.Defend):
             self.defend(a)
-        elif (isinstance(a, (A.Place, A.Deploy)) and s.phase is Phase.SETUP_PLACE
+        elif (isinstance(a, (A.Place, A.Deploy)) and phase is Phase.SETUP_PLACE
               and s.options.setup_placement == "simultaneous"):
             self.plan(a)  # everyone plans at once: no turn to wait for (RISK-SET-27)
         else:
             if a.player != s.current:
-                raise RuleError("E_NOT_YOUR_TURN", player=s.name(s.current), phase="@risk.phase." + s.phase.value)
-            self.gate_interrupt(kind)
-            self.gate_phase(kind)
-            self.gate_reinforce(kind)
-            getattr(self, "do_" + kind)(a)
+                raise RuleError("E_NOT_YOUR_TURN", player=s.name(s.current), phase="@risk.phase." + phase.value)
+            if s.interrupt is not None:
+                self.gate_interrupt(kind)  # the interrupt allows exactly one command, whatever the phase
+            elif phase is Phase.SETUP_PLACE or kind not in LEGAL[phase]:
+                self.gate_phase(kind)
+            if phase is Phase.REINFORCE:
+                self.gate_reinforce(kind)
+            HANDLERS[kind](self, a)
         self.finish()
 
     def gate_interrupt(self, kind: str) -> None:
@@ -243,8 +247,6 @@ class _Apply:
 
     def gate_phase(self, kind: str) -> None:
         s = self.s
-        if s.interrupt is not None:
-            return  # the interrupt allowed exactly this command
         allowed = LEGAL[s.phase]
         if s.phase is Phase.SETUP_PLACE:
             allowed = {"one_at_a_time": ("place",), "bulk_sequential": ("place", "deploy"),
@@ -260,8 +262,6 @@ class _Apply:
 
     def gate_reinforce(self, kind: str) -> None:
         s = self.s
-        if s.phase is not Phase.REINFORCE:
-            return
         hand = len(s.hands[s.current])
         if hand >= 5 and kind in HAND_LIMITED:
             raise RuleError("E_MUST_TRADE", n=hand)
@@ -806,6 +806,14 @@ class _Apply:
     def win(self, pid: int, reason: str) -> None:
         self.set(phase=Phase.GAME_OVER, winner=pid, interrupt=None, pool=0)
         self.emit(trusted(E.GameWon, player=pid, reason=reason, missions=dict(self.s.missions)))
+
+
+HANDLERS: dict[str, Callable[[_Apply, Any], None]] = {
+    kind: getattr(_Apply, "do_" + kind)
+    for kind in ("claim", "place", "deploy", "place_neutral", "trade", "attack", "move", "end_attack", "fortify",
+                 "end_turn")
+}
+"""The turn's commands (§5.1), once the gates have let them through."""
 
 
 def preferred_set(board: RiskMap, s: RiskState, pid: int) -> tuple[str, str, str]:
