@@ -2,8 +2,8 @@
 
 Run: python benchmarks/engine.py [--games 200] [--setup claim|random_deal] [--pyrisk PATH]
 Everything runs in this one process, so on one core. With --pyrisk, a checkout of chronitis/pyrisk
-(a simple Risk engine without cards, issue #2's yardstick) plays as many games right after ours:
-four StupidAI seats, logging off.
+(a simple Risk engine without cards, issue #2's yardstick) plays as many games, alternating with ours
+game by game: four StupidAI seats, logging off.
 """
 
 from __future__ import annotations
@@ -24,25 +24,34 @@ from engine.core.play import play_out
 from engine.games.risk import RULESET, RiskOptions, RiskState
 
 
-def games_per_second(games: int, options: RiskOptions, seed: int) -> tuple[float, float, float, float]:
-    """(games/s, mean actions, mean turns and mean battles per game)."""
-    actions = turns = 0
-    battles = [0]
+class OurGames:
+    """Random-legal 4-player games of ours, one at a time, each timed on its own."""
 
-    def count(_s: object, _a: object, _n: object, events: list[Event]) -> None:
-        battles[0] += sum(1 for e in events if e.type == "battle")
+    def __init__(self, options: RiskOptions, seed: int) -> None:
+        self.options, self.seed = options, seed
+        self.played = self.elapsed = self.actions = self.turns = self.battles = 0
 
-    started = time.perf_counter()
-    for k in range(games):
+    def play_one(self) -> None:
+        events: list[list[Event]] = []
+        seed = self.seed + self.played
+        started = time.perf_counter()
         seats = [Seat(id=i + 1, name=f"AI {i + 1}", ai=True) for i in range(4)]
-        state, _ = RULESET.new_game(seats, options, seed + k)
+        state, _ = RULESET.new_game(seats, self.options, seed)
         policies = {s.id: RULESET.policy("random") for s in seats}
-        state, played = play_out(RULESET, state, policies, seed + k, on_step=count)
+        state, played = play_out(RULESET, state, policies, seed, on_step=lambda _s, _a, _n, e: events.append(e))
+        self.elapsed += time.perf_counter() - started
         assert RULESET.winners(state), "a benchmark game did not finish"
-        actions += len(played)
-        turns += state.turn  # type: ignore[attr-defined]
-    elapsed = time.perf_counter() - started
-    return games / elapsed, actions / games, turns / games, battles[0] / games
+        self.played += 1
+        self.actions += len(played)
+        self.turns += state.turn  # type: ignore[attr-defined]
+        self.battles += sum(1 for step in events for e in step if e.type == "battle")  # counted after the clock
+
+    def report(self, title: str) -> None:
+        n = self.played
+        print(title)
+        print(f"  games per second (one core): {n / self.elapsed:.1f}")
+        print(f"  per game: {self.actions / n:.0f} actions, {self.turns / n:.0f} turns, {self.battles / n:.0f} battles")
+        print(f"  battles per second: {self.battles / self.elapsed:.0f}")
 
 
 def apply_latency(games: int, options: RiskOptions, seed: int) -> tuple[list[float], int]:
@@ -62,46 +71,67 @@ def apply_latency(games: int, options: RiskOptions, seed: int) -> tuple[list[flo
     return timings, biggest
 
 
-def pyrisk_games_per_second(path: Path, games: int, seed: int) -> tuple[float, float, float]:
-    """(games/s, mean turns, mean battles per game) of pyrisk at `path` with four StupidAI seats.
+class PyriskGames:
+    """pyrisk at `path` with four StupidAI seats, logging off; one game at a time, each timed on its own.
 
-    Battles (dice rounds) are counted in a second, identical run, so that counting does not slow the timed one.
+    Its battles (dice rounds) are counted by a wrapper that stays off while a game is timed: counting them
+    would slow it down, so `count_battles` replays the same games afterwards from the same seed.
     """
-    sys.path.insert(0, str(path))
-    logging.disable(logging.CRITICAL)
-    game = importlib.import_module("game")
-    world = importlib.import_module("world")
-    stupid = importlib.import_module("ai.stupid").StupidAI
-    options = dict(curses=False, color=False, delay=0, wait=False, deal=False, connect=world.CONNECT,
-                   cmap=world.MAP, ckey=world.KEY, areas=world.AREAS)
 
-    def play_all() -> tuple[float, int]:
-        random.seed(seed)
-        turns = 0
+    def __init__(self, path: Path, seed: int) -> None:
+        sys.path.insert(0, str(path))
+        logging.disable(logging.CRITICAL)
+        self.game = importlib.import_module("game")
+        world = importlib.import_module("world")
+        self.ai = importlib.import_module("ai.stupid").StupidAI
+        self.options = dict(curses=False, color=False, delay=0, wait=False, deal=False, connect=world.CONNECT,
+                            cmap=world.MAP, ckey=world.KEY, areas=world.AREAS)
+        self.seed = seed
+        self.random = random.Random(seed)
+        self.played = self.elapsed = self.turns = self.battles = 0
+
+    def _play(self, k: int) -> object:
+        random.setstate(self.random.getstate())  # pyrisk rolls with the module's random functions
+        g = self.game.Game(screen=None, round=(k + 1, k + 1), history={}, **self.options)
+        for name in ("ALPHA", "BRAVO", "CHARLIE", "DELTA"):
+            g.add_player(name, self.ai)
+        g.play()
+        self.random.setstate(random.getstate())
+        return g
+
+    def play_one(self) -> None:
         started = time.perf_counter()
-        for k in range(games):
-            g = game.Game(screen=None, round=(k + 1, games), history={}, **options)
-            for name in ("ALPHA", "BRAVO", "CHARLIE", "DELTA"):
-                g.add_player(name, stupid)
-            g.play()
-            turns += g.turn
-        return time.perf_counter() - started, turns
+        g = self._play(self.played)
+        self.elapsed += time.perf_counter() - started
+        self.played += 1
+        self.turns += g.turn  # type: ignore[attr-defined]
 
-    elapsed, turns = play_all()
-    rounds = [0]
-    combat = game.Game.combat
+    def count_battles(self) -> None:
+        self.random = random.Random(self.seed)
+        combat = self.game.Game.combat
+        rounds = [0]
 
-    def counted(self: object, src: object, target: object, f_atk: object, f_move: object) -> object:
-        def each_round(attackers: int, defenders: int) -> bool:  # asked once before every dice round
-            rounds[0] += 1
-            return True if f_atk is None else f_atk(attackers, defenders)  # type: ignore[operator]
+        def counted(game: object, src: object, target: object, f_atk: object, f_move: object) -> object:
+            def each_round(attackers: int, defenders: int) -> bool:  # asked once before every dice round
+                rounds[0] += 1
+                return True if f_atk is None else f_atk(attackers, defenders)  # type: ignore[operator]
 
-        return combat(self, src, target, each_round, f_move)
+            return combat(game, src, target, each_round, f_move)
 
-    game.Game.combat = counted
-    play_all()
-    game.Game.combat = combat
-    return games / elapsed, turns / games, rounds[0] / games
+        self.game.Game.combat = counted
+        try:
+            for k in range(self.played):
+                self._play(k)
+        finally:
+            self.game.Game.combat = combat
+        self.battles = rounds[0]
+
+    def report(self, title: str) -> None:
+        n = self.played
+        print(title)
+        print(f"  games per second (one core): {n / self.elapsed:.1f}")
+        print(f"  per game: {self.turns / n:.0f} turns, {self.battles / n:.0f} battles")
+        print(f"  battles per second: {self.battles / self.elapsed:.0f}")
 
 
 def main() -> None:
@@ -112,22 +142,23 @@ def main() -> None:
     parser.add_argument("--pyrisk", type=Path, help="a checkout of chronitis/pyrisk to measure in the same run")
     args = parser.parse_args()
     options = RiskOptions(setup=args.setup)
-    rate, actions, turns, battles = games_per_second(args.games, options, args.seed)
-    print(f"random-legal 4-player Risk, full rules with cards, setup={args.setup}: {args.games} games")
-    print(f"  games per second (one core): {rate:.1f}")
-    print(f"  per game: {actions:.0f} actions, {turns:.0f} turns, {battles:.0f} battles")
-    print(f"  battles per second: {rate * battles:.0f}")
+    ours = OurGames(options, args.seed)
+    theirs = PyriskGames(args.pyrisk, args.seed) if args.pyrisk else None
+    for _ in range(args.games):  # alternating, so that a slower minute of a shared machine hits both alike
+        ours.play_one()
+        if theirs is not None:
+            theirs.play_one()
+    ours.report(f"random-legal 4-player Risk, full rules with cards, setup={args.setup}: {args.games} games")
     timings, biggest = apply_latency(max(5, args.games // 10), options, args.seed)
     timings.sort()
     print(f"  apply: median {statistics.median(timings) * 1e6:.1f} µs, "
           f"p99 {timings[int(len(timings) * 0.99)] * 1e6:.1f} µs over {len(timings)} actions")
     print(f"  largest state JSON: {biggest / 1024:.1f} KB")
-    if args.pyrisk:
-        rate, turns, battles = pyrisk_games_per_second(args.pyrisk, args.games, args.seed)
-        print(f"pyrisk ({args.pyrisk}), no cards, 4 StupidAI seats: {args.games} games")
-        print(f"  games per second (one core): {rate:.1f}")
-        print(f"  per game: {turns:.0f} turns, {battles:.0f} battles")
-        print(f"  battles per second: {rate * battles:.0f}")
+    if theirs is not None:
+        theirs.count_battles()
+        theirs.report(f"pyrisk ({args.pyrisk}), no cards, 4 StupidAI seats: {args.games} games, "
+                      "played alternately with ours")
+        print(f"ours / pyrisk, games per second: {(ours.played / ours.elapsed) / (theirs.played / theirs.elapsed):.2f}")
 
 
 if __name__ == "__main__":

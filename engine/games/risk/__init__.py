@@ -96,6 +96,10 @@ class RiskRuleset:
         return timeouts.timeout_actions(self.board, state, player)
 
 
+_KINDS = {phase: phase.value for phase in Phase}
+"""A phase's name as a plain string, without the enum's slower `.value` property."""
+
+
 def pending(s: RiskState) -> list[Decision]:
     """Who must decide what next (RISK-DIG-9 … DIG-13); built with `trusted`, as it runs before every action."""
     i = s.interrupt
@@ -108,7 +112,7 @@ def pending(s: RiskState) -> list[Decision]:
         who = i.defender if i.kind == "defend" else s.current
         return [trusted(Decision, player=who or s.current, kind=i.kind, detail=detail)]
     if phase is Phase.ATTACK or phase is Phase.FORTIFY:
-        return [trusted(Decision, player=s.current, kind=phase.value)]
+        return [trusted(Decision, player=s.current, kind=_KINDS[phase])]
     if phase is Phase.REINFORCE:
         hand = len(s.hands[s.current])
         return [trusted(Decision, player=s.current, kind="trade" if hand >= 5 else "reinforce",

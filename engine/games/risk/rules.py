@@ -574,10 +574,7 @@ class _Apply:
         keep = a.keep  # at least 1, so this also stops at one army
         while True:  # attack until (RISK-ATK-20 … ATK-23): the most dice each round, the hottest loop of a game
             here = armies[source]
-            if chooser is None:
-                defence = 2 if armies[target] >= 2 else 1
-            else:
-                defence = self.defence_dice(chooser, target, True)
+            defence = min(2, armies[target]) if chooser is None else self.defence_dice(chooser, target, True)
             if self.fight(source, target, dice if dice < here else here - 1, defence, a.move):
                 return
             if armies[source] <= keep:  # RISK-ATK-22, RISK-ATK-23
