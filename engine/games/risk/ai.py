@@ -12,6 +12,8 @@ from engine.games.risk.rules import connected, valid_sets
 from engine.games.risk.state import NEUTRAL, Phase, RiskState
 from engine.games.risk.timeouts import timeout_actions
 
+ATTACK = Phase.ATTACK
+
 
 def attack_options(board: RiskMap, s: RiskState, pid: int, favoured: bool = False) -> list[tuple[str, str]]:
     """Legal (source, target) attack pairs; with `favoured`, only those where the source outnumbers."""
@@ -53,6 +55,8 @@ class RandomPolicy:
             return trusted(A.Place, player=pid, territory=rng.choice(s.territories_of(pid)),
                            count=rng.randint(1, s.pool))
         phase = s.phase
+        if phase is ATTACK:  # the most frequent decision first
+            return self.attack_or_end(s, pid, rng, phase)
         if phase is Phase.SETUP_CLAIM:
             return trusted(A.Claim, player=pid, territory=rng.choice([t for t in b.ids if t not in s.owner]))
         if phase is Phase.SETUP_PLACE:
@@ -79,9 +83,15 @@ class RandomPolicy:
                     return trusted(A.Trade, player=pid, cards=list(rng.choice(sets)))
             if s.pool:
                 own = s.territories_of(pid)
-                border = [t for t in own if any(s.owner.get(n) != pid for n in b.neighbours[t])]
+                mine = set(own)
+                border = [t for t in own if not b.neighbour_sets[t] <= mine]
                 return trusted(A.Place, player=pid, territory=rng.choice(border or own), count=s.pool)
-        if phase is Phase.REINFORCE or phase is Phase.ATTACK:
+        return self.attack_or_end(s, pid, rng, phase)
+
+    def attack_or_end(self, s: RiskState, pid: int, rng: random.Random, phase: Phase) -> A.Action:
+        """An attack, else now and then a fortification, else the end of the attack or of the turn."""
+        b = self.b
+        if phase is Phase.REINFORCE or phase is ATTACK:
             options = attack_options(b, s, pid, favoured=rng.random() >= 0.05)
             if options:
                 source, target = rng.choice(options)
@@ -96,7 +106,7 @@ class RandomPolicy:
                 source, target = rng.choice(moves)
                 return trusted(A.Fortify, player=pid, source=source, target=target,
                                count=rng.randint(1, s.armies[source] - 1))
-        if phase is Phase.ATTACK and rng.random() < 0.5:
+        if phase is ATTACK and rng.random() < 0.5:
             return trusted(A.EndAttack, player=pid)
         return trusted(A.EndTurn, player=pid)
 

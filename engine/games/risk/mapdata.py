@@ -105,8 +105,17 @@ class RiskMap(BaseModel):
         return {t: tuple(sorted(n, key=order.__getitem__)) for t, n in result.items()}
 
     @cached_property
+    def neighbour_sets(self) -> dict[str, frozenset[str]]:
+        return {t: frozenset(n) for t, n in self.neighbours.items()}
+
+    @cached_property
     def members(self) -> dict[str, tuple[str, ...]]:
         return {c.id: tuple(t.id for t in self.territories if t.continent == c.id) for c in self.continents}
+
+    @cached_property
+    def member_sets(self) -> dict[str, frozenset[str]]:
+        """Each continent's territories as a set, in the continents' table order."""
+        return {c: frozenset(members) for c, members in self.members.items()}
 
     @cached_property
     def mission(self) -> dict[str, Mission]:

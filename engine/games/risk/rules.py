@@ -26,6 +26,7 @@ LEGAL: dict[Phase, tuple[str, ...]] = {
     Phase.ATTACK: ("attack", "end_attack", "fortify", "end_turn"),
     Phase.FORTIFY: ("fortify", "end_turn"),
 }
+TURN_PHASES = frozenset({Phase.REINFORCE, Phase.ATTACK, Phase.FORTIFY})
 LEAVING = ("attack", "end_attack", "fortify", "end_turn")
 HAND_LIMITED = ("place", *LEAVING)
 """What a player holding five or more cards may not do before trading (RISK-CARD-14)."""
@@ -81,7 +82,7 @@ def reinforcements(board: RiskMap, s: RiskState, pid: int) -> tuple[int, list[st
     """(base, continents held) at turn start (RISK-REI-1 … REI-3)."""
     owned = {t for t, o in s.owner.items() if o == pid}
     base = max(3, len(owned) // 3)
-    held = [c.id for c in board.continents if all(t in owned for t in board.members[c.id])]
+    held = [c for c, members in board.member_sets.items() if members <= owned]
     return base, held
 
 
@@ -205,11 +206,12 @@ class _Apply:
             self.leave(a.target, a.player)
             self.finish()
             return
-        me = s.player(a.player)
-        if me is None:
-            raise RuleError("E_NOT_PLAYER")
-        if me.status != "active":
-            raise RuleError("E_ELIMINATED")
+        if a.player != s.current or phase not in TURN_PHASES:  # whose turn it is is seated and active
+            me = s.player(a.player)
+            if me is None:
+                raise RuleError("E_NOT_PLAYER")
+            if me.status != "active":
+                raise RuleError("E_ELIMINATED")
         if kind == "resign":
             self.leave(a.player, None)
         elif isinstance(a, A.Defend):
@@ -536,8 +538,11 @@ class _Apply:
 
     def do_attack(self, a: A.Attack) -> None:
         s = self.s
-        source = self.territory(a.source)
-        target = self.territory(a.target)
+        source, target = a.source, a.target
+        if source not in self.b.territory:
+            source = resolve(source, self.b)
+        if target not in self.b.territory:
+            target = resolve(target, self.b)
         if a.dice is not None and not 1 <= a.dice <= 3:
             raise RuleError("E_DICE_RANGE")
         if a.keep < 1:
@@ -560,7 +565,7 @@ class _Apply:
             raise RuleError("E_KEEP_REACHED", n=armies, keep=a.keep, **{"from": self.tname(source)})
         self.set(phase=Phase.ATTACK)
         defender = s.owner[target]
-        chooser = self.defence_chooser(defender)
+        chooser = self.defence_chooser(defender) if s.options.defender_dice == "choose" else None
         if a.until == "once" and chooser is not None:
             self.set(interrupt=trusted(Interrupt, kind="defend", source=source, target=target, dice=dice,
                                        defender=chooser, move=a.move))
@@ -669,7 +674,8 @@ class _Apply:
         self.set(interrupt=None)
         self.emit(trusted(E.Moved, player=s.current, source=source, target=target, count=n, kind="occupy"))
         if loser == NEUTRAL or loser in s.owner.values():
-            self.check_victory()
+            if s.options.mode == "secret_mission":  # otherwise only an elimination can end the game
+                self.check_victory()
             return
         if s.player(loser).status != "active":  # type: ignore[union-attr]
             self.check_victory()
@@ -839,7 +845,8 @@ def spread(board: RiskMap, s: RiskState, pid: int, n: int) -> dict[str, int]:
 def round_robin(board: RiskMap, s: RiskState, pid: int, n: int) -> list[str]:
     """n single placements, round-robin over pid's border territories in table order (RISK-DIG-45)."""
     own = [t for t in board.ids if s.owner.get(t) == pid]
-    border = [t for t in own if any(s.owner.get(x) != pid for x in board.neighbours[t])] or own
+    mine = set(own)
+    border = [t for t in own if not board.neighbour_sets[t] <= mine] or own
     return [border[k % len(border)] for k in range(n)] if border else []
 
 
