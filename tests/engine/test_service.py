@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import random
 import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -11,6 +13,8 @@ import pytest
 
 from engine.core.errors import RuleError
 from engine.core.models import Seat
+from engine.core.record import replay
+from engine.games import get
 from engine.games.risk import RiskState
 from engine.service import GameService
 from engine.store import Store
@@ -271,3 +275,28 @@ async def test_concurrent_slow_render_in_one_channel_does_not_delay_another(tmp_
     finally:
         release.set()
         await store.close()
+
+
+@pytest.mark.rule("RISK-GEN-3")
+@pytest.mark.parametrize("schema", [1, 2])
+async def test_a_game_keeps_the_dice_of_its_schema_and_its_record_replays(service: GameService, schema: int) -> None:
+    """A game the bot saved before position schema 2 rolls on with one draw per die; `/game export` names the schema."""
+    await service.new_game(CHANNEL, 1, seat(ALICE), "risk", {"setup": "random_deal",
+                                                            "setup_placement": "bulk_sequential"})
+    await service.add_ai(CHANNEL, ALICE)
+    await service.add_ai(CHANNEL, ALICE)
+    await service.start(CHANNEL, ALICE)
+    game = await service.store.live_game(CHANNEL)
+    assert game is not None and game.state is not None
+    if schema == 1:  # what the bot before schema 2 saved: the same position, the older number
+        await service.store.update_game(game, state=json.dumps(json.loads(game.state) | {"schema_version": 1}))
+    policy, rng, battles = get("risk").policy("random"), random.Random(3), 0
+    _, state = await service.current(CHANNEL)
+    while battles < 20 and state is not None and get("risk").winners(state) is None:
+        outcome = await service.act(CHANNEL, ALICE, policy.choose(state, ALICE, rng).model_dump(mode="json"))
+        battles += sum(e.type == "battle" for step in outcome.steps for e in step.events)
+        state = outcome.state
+    assert battles >= 20 and state is not None and state.schema_version == schema
+    record = await service.record(CHANNEL)
+    assert record.schema_version == schema
+    assert replay(get("risk"), record)[0] == state
