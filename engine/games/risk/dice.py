@@ -32,19 +32,24 @@ def resolve(faces: Sequence[int], attack_dice: int) -> Round:
     return (att, dfn, *sorted_battle(att, dfn))
 
 
-def _table(attack_dice: int, defence_dice: int) -> tuple[Round, ...]:
-    """Every outcome in draw order: `product` varies the last die fastest, like base-6 digits."""
-    return tuple(resolve(faces, attack_dice) for faces in product(range(1, 7), repeat=attack_dice + defence_dice))
+def table(attack_dice: int, defence_dice: int) -> tuple[tuple[Round, ...], int]:
+    """Every outcome in draw order, and how many there are; built on first use (3 v 2 has 7,776)."""
+    try:
+        return _TABLES[attack_dice, defence_dice]
+    except KeyError:
+        pass
+    outcomes = tuple(resolve(faces, attack_dice)  # `product` varies the last die fastest, like base-6 digits
+                     for faces in product(range(1, 7), repeat=attack_dice + defence_dice))
+    _TABLES[attack_dice, defence_dice] = built = (outcomes, len(outcomes))
+    return built
 
 
-TABLES: dict[tuple[int, int], tuple[tuple[Round, ...], int]] = {
-    (a, d): (table, len(table)) for a in (1, 2, 3) for d in (1, 2) for table in (_table(a, d),)
-}
+_TABLES: dict[tuple[int, int], tuple[tuple[Round, ...], int]] = {}
 
 
 def roll_round(rng: Rng, attack_dice: int, defence_dice: int, one_draw: bool) -> Round:
     """Roll one round. Faces forced by a test or `apply --dice` are used die by die, whatever the schema."""
     if one_draw and not rng.forced:
-        table, size = TABLES[attack_dice, defence_dice]
-        return table[rng.below(size)]
+        outcomes, size = table(attack_dice, defence_dice)
+        return outcomes[rng.below(size)]
     return resolve(rng.dice(attack_dice + defence_dice), attack_dice)
