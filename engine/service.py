@@ -137,15 +137,33 @@ def lobby_of(game: GameRow) -> Lobby:
         raise RuleError("E_GAME_CORRUPT") from err
 
 
+def parse_state(game: GameRow) -> GameState:
+    """The game's state from its row, or a clear error for this channel alone when it can't be read."""
+    if game.state is None:
+        raise RuleError("E_NOT_STARTED")
+    try:
+        ruleset = get(game.ruleset)
+        newest = ruleset.state_model.model_fields["schema_version"].default
+        saved = json.loads(game.state)
+        if isinstance(saved, dict) and isinstance(saved.get("schema_version"), int) and \
+                saved["schema_version"] > newest:
+            raise RuleError("E_GAME_TOO_NEW")
+        return ruleset.state_model.model_validate(saved)
+    except (ValidationError, ValueError, KeyError) as err:
+        raise RuleError("E_GAME_CORRUPT") from err
+
+
 class GameService:
     """Turns player commands into rule actions on the channel's game, safely and exactly once."""
 
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
                  seed_source: Callable[[], int] = lambda: secrets.randbits(63),
                  renderer: Renderer | None = None, animator: Animator | None = None,
-                 max_games_per_guild: int | None = None) -> None:
+                 max_games_per_guild: int | None = None, state_cache_size: int = 1024) -> None:
         self.store = store
         self.max_games_per_guild = max_games_per_guild
+        self.state_cache_size = state_cache_size
+        """How many games' parsed states stay in memory (the most recently used)."""
         self.renderer = renderer
         self.animator = animator
         self.clock = clock
@@ -178,24 +196,20 @@ class GameService:
         return game
 
     def state_of(self, game: GameRow) -> GameState:
-        """The game's state, parsed once per version."""
-        cached = self._cache.get(game.id)
+        """The game's state, parsed once per version; the most recently used states stay in memory."""
+        cached = self._cache.pop(game.id, None)
         if cached is not None and cached[0] == game.version:
+            self._cache[game.id] = cached  # the most recently used go last
             return cached[1]
-        if game.state is None:
-            raise RuleError("E_NOT_STARTED")
-        try:
-            ruleset = get(game.ruleset)
-            newest = ruleset.state_model.model_fields["schema_version"].default
-            saved = json.loads(game.state)
-            if isinstance(saved, dict) and isinstance(saved.get("schema_version"), int) and \
-                    saved["schema_version"] > newest:
-                raise RuleError("E_GAME_TOO_NEW")
-            state = ruleset.state_model.model_validate(saved)
-        except (ValidationError, ValueError, KeyError) as err:
-            raise RuleError("E_GAME_CORRUPT") from err
-        self._cache[game.id] = (game.version, state)
+        state = parse_state(game)
+        self._remember(game.id, game.version, state)
         return state
+
+    def _remember(self, game_id: int, version: int, state: GameState) -> None:
+        self._cache.pop(game_id, None)
+        self._cache[game_id] = (version, state)
+        while len(self._cache) > self.state_cache_size:
+            del self._cache[next(iter(self._cache))]  # the least recently used
 
     async def current(self, channel_id: int) -> tuple[GameRow, GameState | None]:
         """The channel's live game, or its last one (finished games stay viewable)."""
@@ -378,7 +392,7 @@ class GameService:
             game, state.seq, action.player, action.model_dump(mode="json"),
             [e.model_dump(mode="json") for e in events], state.model_dump_json(), interaction_id, status,
         )
-        self._cache[game.id] = (fresh.version, state)
+        self._remember(game.id, fresh.version, state)
         outcome.game = fresh
         outcome.state = state
         outcome.steps.append(Step(seq=state.seq, actor=action.player, action=action, events=events, ai=ai))
@@ -387,7 +401,7 @@ class GameService:
         game = outcome.game
         outcome.game = await self.store.update_game(game, lobby=lobby.model_dump(mode="json"), status=status)
         if outcome.state is not None:
-            self._cache[game.id] = (outcome.game.version, outcome.state)
+            self._remember(game.id, outcome.game.version, outcome.state)
 
     async def _after(self, outcome: Outcome, lobby: Lobby) -> None:
         """After a command: AI seats and stand-ins play their decisions, then the seats' clocks are re-armed."""
@@ -689,7 +703,7 @@ class GameService:
             outcome.state = new_state
             outcome.steps.append(Step(seq=new_state.seq, actor=by, action=Action(type=RESEAT, player=old), events=[],
                                       ai=False))
-            self._cache[fresh.id] = (outcome.game.version, new_state)
+            self._remember(fresh.id, outcome.game.version, new_state)
             await self._rewind(outcome, lobby, old)
             return outcome
 
@@ -766,23 +780,24 @@ class GameService:
         return await asyncio.to_thread(self.animator, frames)
 
     async def stats(self, guild_id: int) -> dict[str, dict[int, list[tuple[int, bool]]]]:
-        """Per game, each human's (place, won) in the server's finished games; a draw places but wins nothing."""
-        table: dict[str, dict[int, list[tuple[int, bool]]]] = {}
-        for game in await self.store.finished_games(guild_id):
-            if game.state is None:
-                continue
+        """Per game, each human's (place, won) in the server's finished games; a draw places but wins nothing.
+
+        A game's standings are worked out from its state once, the first time it is counted, and stored.
+        """
+        for game in await self.store.unranked_games(guild_id):
             try:
-                state = self.state_of(game)
+                state = parse_state(game)  # not kept in the cache: finished games are read once here
+                lobby = lobby_of(game)
             except RuleError:
                 continue
-            lobby = lobby_of(game)
             ruleset = get(game.ruleset)
-            places = placements(ruleset, state, lobby)
             won = set(winners_of(ruleset, state, lobby) or [])
             humans = set(lobby.humans())
-            for seat_id, place in places.items():
-                if seat_id in humans:
-                    table.setdefault(game.ruleset, {}).setdefault(seat_id, []).append((place, seat_id in won))
+            await self.store.add_standings(game.id, [(seat_id, place, seat_id in won, seat_id in humans)
+                                                     for seat_id, place in placements(ruleset, state, lobby).items()])
+        table: dict[str, dict[int, list[tuple[int, bool]]]] = {}
+        for ruleset_name, user_id, place, won in await self.store.standings(guild_id):
+            table.setdefault(ruleset_name, {}).setdefault(user_id, []).append((place, won))
         return table
 
     async def board(self, game: GameRow, state: GameState) -> bytes | None:

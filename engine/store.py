@@ -62,6 +62,17 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE timers ADD COLUMN player INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX timers_game ON timers(game_id, player);
     """,
+    # 3: each seat's place in a finished game, worked out once, so /stats reads rows instead of game states
+    """
+    CREATE TABLE standings (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        place INTEGER NOT NULL,
+        won INTEGER NOT NULL,
+        human INTEGER NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    );
+    """,
 )
 
 
@@ -360,10 +371,26 @@ class Store:
         row = await self._one("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,))
         return int(row[0]) if row else 0
 
-    async def finished_games(self, guild_id: int) -> list[GameRow]:
-        """A server's finished games, oldest first (for /stats)."""
+    async def unranked_games(self, guild_id: int) -> list[GameRow]:
+        """A server's finished games whose standings are not stored yet, oldest first."""
         return [_game(r) for r in await self._all(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id = ? AND status = 'finished' ORDER BY id", (guild_id,))]
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id = ? AND status = 'finished' AND NOT EXISTS "
+            "(SELECT 1 FROM standings WHERE standings.game_id = games.id) ORDER BY id", (guild_id,))]
+
+    async def add_standings(self, game_id: int, rows: list[tuple[int, int, bool, bool]]) -> None:
+        """A finished game's (user, place, won, human) rows; a second writer of the same game changes nothing."""
+        async with self.transaction() as db:
+            await db.executemany(
+                "INSERT OR IGNORE INTO standings (game_id, user_id, place, won, human) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, user, place, int(won), int(human)) for user, place, won, human in rows])
+
+    async def standings(self, guild_id: int) -> list[tuple[str, int, int, bool]]:
+        """(ruleset, user, place, won) of every human seat in a server's finished games, oldest game first."""
+        rows = await self._all(
+            "SELECT games.ruleset, standings.user_id, standings.place, standings.won FROM standings "
+            "JOIN games ON games.id = standings.game_id WHERE games.guild_id = ? AND standings.human = 1 "
+            "ORDER BY games.id, standings.place, standings.user_id", (guild_id,))
+        return [(ruleset, user, place, bool(won)) for ruleset, user, place, won in rows]
 
     async def count_live_games(self, guild_id: int) -> int:
         row = await self._one("SELECT COUNT(*) FROM games WHERE guild_id = ? AND status IN ('lobby', 'running')",

@@ -20,7 +20,7 @@ async def test_migrations_build_an_empty_file(tmp_path: Path) -> None:
             tables = {row[0] for row in await cur.fetchall()}
         async with db.execute("PRAGMA journal_mode") as cur:
             assert (await cur.fetchone())[0] == "wal"
-    assert {"games", "actions", "timers"} <= tables
+    assert {"games", "actions", "timers", "standings"} <= tables
     assert await store.integrity_ok()
     await store.close()
     again = await Store.open(path)  # reopening applies nothing twice

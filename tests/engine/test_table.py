@@ -376,6 +376,32 @@ async def test_surrender_ends_with_the_leader_winning_and_counts_in_stats(table:
     assert sorted(place for uid, r in stats["risk"].items() for place, won in r if not won) == [2, 3]
 
 
+async def test_stats_read_standings_stored_once_per_finished_game(table: Table) -> None:
+    await three_humans(table.service)
+    for pid in (ALICE, BOB, CAROL):
+        await table.service.vote(CHANNEL, pid, "surrender")
+    first = await table.service.stats(GUILD)
+    game = await table.service.store.latest_game(CHANNEL)
+    assert game is not None and game.status == "finished"
+    await table.service.store.update_game(game, state="{not json")  # the state is not read again
+    assert await table.service.stats(GUILD) == first
+    assert sorted(place for results in first["risk"].values() for place, _ in results) == [1, 2, 3]
+    assert await table.service.stats(GUILD + 1) == {}
+
+
+async def test_the_service_keeps_a_bounded_number_of_states_in_memory(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "bot.sqlite3")
+    service = GameService(store, seed_source=lambda: 42, state_cache_size=2)
+    channels = (CHANNEL, CHANNEL + 1, CHANNEL + 2)
+    started = [await three_humans(service, channel) for channel in channels]
+    for channel, state in zip(channels, started, strict=True):
+        assert (await service.current(channel))[1] == state
+        assert len(service._cache) <= 2
+    game, _ = await service.current(CHANNEL + 2)
+    assert set(service._cache) == {game.id, game.id - 1}, "the two most recently used games stay"
+    await store.close()
+
+
 # ---------------------------------------------------------------- replay GIF
 
 
