@@ -343,9 +343,9 @@ class Bench:
         acts = self.acts
 
         async def timed_act(channel_id: int, user_id: int, data: dict[str, Any],
-                            interaction_id: str | None = None) -> Outcome:
+                            interaction_id: str | None = None, **options: Any) -> Outcome:
             started = time.perf_counter()
-            outcome = await act(channel_id, user_id, data, interaction_id)
+            outcome = await act(channel_id, user_id, data, interaction_id, **options)
             if interaction_id is not None:
                 acts[interaction_id] = ActTiming(time.perf_counter() - started,
                                                  sum(1 for step in outcome.steps if step.ai))
