@@ -24,6 +24,13 @@ from engine.core.play import play_out
 from engine.games.risk import RULESET, RiskOptions, RiskState
 
 
+def report(title: str, games: int, elapsed: float, battles: int, per_game: str) -> None:
+    print(title)
+    print(f"  games per second (one core): {games / elapsed:.1f}")
+    print(f"  per game: {per_game}")
+    print(f"  battles per second: {battles / elapsed:.0f}")
+
+
 class OurGames:
     """Random-legal 4-player games of ours, one at a time, each timed on its own."""
 
@@ -48,10 +55,8 @@ class OurGames:
 
     def report(self, title: str) -> None:
         n = self.played
-        print(title)
-        print(f"  games per second (one core): {n / self.elapsed:.1f}")
-        print(f"  per game: {self.actions / n:.0f} actions, {self.turns / n:.0f} turns, {self.battles / n:.0f} battles")
-        print(f"  battles per second: {self.battles / self.elapsed:.0f}")
+        report(title, n, self.elapsed, self.battles,
+               f"{self.actions / n:.0f} actions, {self.turns / n:.0f} turns, {self.battles / n:.0f} battles")
 
 
 def apply_latency(games: int, options: RiskOptions, seed: int) -> tuple[list[float], int]:
@@ -128,10 +133,7 @@ class PyriskGames:
 
     def report(self, title: str) -> None:
         n = self.played
-        print(title)
-        print(f"  games per second (one core): {n / self.elapsed:.1f}")
-        print(f"  per game: {self.turns / n:.0f} turns, {self.battles / n:.0f} battles")
-        print(f"  battles per second: {self.battles / self.elapsed:.0f}")
+        report(title, n, self.elapsed, self.battles, f"{self.turns / n:.0f} turns, {self.battles / n:.0f} battles")
 
 
 def main() -> None:
