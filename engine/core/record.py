@@ -31,7 +31,7 @@ def start(ruleset: Ruleset, record: GameRecord) -> tuple[GameState, list[Event]]
     options = ruleset.options_model.model_validate(record.options)
     state, events = ruleset.new_game(record.seats, options, record.seed)
     if record.schema_version > state.schema_version:
-        raise RuleError("E_GAME_TOO_NEW")
+        raise RuleError("E_RECORD_TOO_NEW", schema=record.schema_version, newest=state.schema_version)
     if record.schema_version < state.schema_version:  # the setup is the same; later dice follow the old schema
         state = copy_model(state, schema_version=record.schema_version)
     return state, events

@@ -112,4 +112,5 @@ def test_a_record_from_a_newer_engine_is_refused() -> None:
     record = GameRecord(game="risk", seed=5, seats=seats, schema_version=newest + 1)
     with pytest.raises(RuleError) as refused:
         replay(RULESET, record)
-    assert refused.value.code == "E_GAME_TOO_NEW"
+    assert refused.value.code == "E_RECORD_TOO_NEW"
+    assert f"schema {newest + 1}" in refused.value.message and f"schema {newest} at most" in refused.value.message
