@@ -23,11 +23,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         state, _ = replay(ruleset, record)
     except RuleError as err:
-        index = getattr(err, "index", "?")
-        print(f"action {index} is illegal: {err.code}: {err.message}", file=sys.stderr)
+        index = getattr(err, "index", None)
+        where = "the record can't start" if index is None else f"action {index} is illegal"
+        print(f"{where}: {err.code}: {err.message}", file=sys.stderr)
         return 1
     except ValidationError as err:
-        print(f"action {getattr(err, 'index', '?')} is malformed: {err}", file=sys.stderr)
+        index = getattr(err, "index", None)
+        where = "the record's options are invalid" if index is None else f"action {index} is malformed"
+        print(f"{where}: {err}", file=sys.stderr)
         return 1
     winners = ruleset.winners(state)
     names = {s.id: s.name for s in record.seats}

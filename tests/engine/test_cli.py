@@ -72,6 +72,15 @@ def test_replay_exits_1_on_an_illegal_action(tmp_path: Path) -> None:
     assert "action 10 is illegal: E_NOT_YOUR_TURN" in done.stderr
 
 
+def test_replay_exits_1_on_a_record_from_a_newer_engine(tmp_path: Path) -> None:
+    record = run_demo("risk", 3, 5, tmp_path / "demo")
+    path = tmp_path / "newer.json"
+    path.write_text(record.model_copy(update={"schema_version": 99}).model_dump_json(), encoding="utf-8")
+    done = cli("replay", str(path))
+    assert done.returncode == 1
+    assert "the record can't start: E_RECORD_TOO_NEW: This record was made with position schema 99" in done.stderr
+
+
 def test_simulate_prints_each_game_and_the_rate() -> None:
     done = cli("simulate", "--game", "risk", "--players", "4", "--seed", "7", "--games", "3")
     assert done.returncode == 0, done.stderr
