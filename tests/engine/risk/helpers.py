@@ -5,14 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import pytest
-
 from engine.core.errors import RuleError
 from engine.core.models import Action, Event, Seat
-from engine.core.rng import RngState
 from engine.games.risk import RULESET, RiskOptions, RiskState
 from engine.games.risk.mapdata import classic
 from engine.games.risk.state import NEUTRAL, Interrupt, Phase
+from tests.engine.checks import applied, refused
 
 BOARD = classic()
 IDS = BOARD.ids
@@ -109,39 +107,16 @@ def action(kind: str, player: int, **fields: Any) -> Action:
     return RULESET.parse_action({"type": kind, "player": player, **fields})
 
 
-def with_dice(state: RiskState, dice: list[int]) -> RiskState:
-    """The same position with these die faces forced first, in order (attacker's dice, then defender's)."""
-    return state.model_copy(update={"rng": RngState(state=state.rng.state, forced=list(dice))})
-
-
 def play(
     state: RiskState, act: Action | tuple[Any, ...], dice: list[int] | None = None
 ) -> tuple[RiskState, list[Event]]:
     """Apply an action (an Action or a tuple (kind, player, {fields})), checking the input is not mutated."""
-    if isinstance(act, tuple):
-        act = action(act[0], act[1], **(act[2] if len(act) > 2 else {}))
-    if dice is not None:
-        state = with_dice(state, dice)
-    before = state.model_dump()
-    new_state, events = RULESET.apply(state, act)
-    assert state.model_dump() == before, "apply mutated its input"
-    assert isinstance(new_state, RiskState)
-    return new_state, events
+    return applied(RULESET, state, act, dice)
 
 
 def rejects(state: RiskState, act: Action | tuple[Any, ...], code: str, dice: list[int] | None = None) -> RuleError:
     """Assert that the action is refused with `code` and that the state is unchanged."""
-    if isinstance(act, tuple):
-        act = action(act[0], act[1], **(act[2] if len(act) > 2 else {}))
-    if dice is not None:
-        state = with_dice(state, dice)
-    before = state.model_dump()
-    with pytest.raises(RuleError) as info:
-        RULESET.apply(state, act)
-    assert state.model_dump() == before
-    assert info.value.code == code, f"expected {code}, got {info.value.code}: {info.value.message}"
-    assert info.value.message and "{" not in info.value.message, info.value.message
-    return info.value
+    return refused(RULESET, state, act, code, dice)
 
 
 def of_type(events: list[Event], kind: str) -> list[Any]:

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from engine.core.errors import RuleError
 from engine.core.models import Action, Event, Seat
-from engine.core.rng import RngState
 from engine.games.wizards_quest import RULESET, WQOptions, WQState
 from engine.games.wizards_quest.state import Attack, Phase, Todo, Treasure, Turn
+from tests.engine.checks import applied, refused
 
 DATA = RULESET.data
 MAP = DATA.map
@@ -101,25 +99,13 @@ def action(kind: str, player: int, **fields: Any) -> Action:
     return RULESET.parse_action({"type": kind, "player": player, **fields})
 
 
-def with_dice(state: WQState, dice: list[int]) -> WQState:
-    """The same position with these die faces used first, in the order the rules roll them."""
-    return state.model_copy(update={"rng": RngState(state=state.rng.state, forced=list(dice))})
-
-
 def play(state: WQState, act: Action | tuple[Any, ...], dice: list[int] | None = None,
          all_dice: bool = True) -> tuple[WQState, list[Event]]:
     """Apply an action (an Action or a tuple (kind, player, {fields})), checking the input is not mutated.
 
     With `all_dice`, every forced die must have been used: a scenario lists exactly the dice it needs.
     """
-    if isinstance(act, tuple):
-        act = action(act[0], act[1], **(act[2] if len(act) > 2 else {}))
-    if dice is not None:
-        state = with_dice(state, dice)
-    before = state.model_dump()
-    new_state, events = RULESET.apply(state, act)
-    assert state.model_dump() == before, "apply mutated its input"
-    assert isinstance(new_state, WQState)
+    new_state, events = applied(RULESET, state, act, dice)
     if dice is not None and all_dice:
         assert new_state.rng.forced == [], f"dice left unused: {new_state.rng.forced}"
     return new_state, events
@@ -127,17 +113,7 @@ def play(state: WQState, act: Action | tuple[Any, ...], dice: list[int] | None =
 
 def rejects(state: WQState, act: Action | tuple[Any, ...], code: str, dice: list[int] | None = None) -> RuleError:
     """Assert that the action is refused with `code`, a complete message, and an unchanged state."""
-    if isinstance(act, tuple):
-        act = action(act[0], act[1], **(act[2] if len(act) > 2 else {}))
-    if dice is not None:
-        state = with_dice(state, dice)
-    before = state.model_dump()
-    with pytest.raises(RuleError) as info:
-        RULESET.apply(state, act)
-    assert state.model_dump() == before
-    assert info.value.code == code, f"expected {code}, got {info.value.code}: {info.value.message}"
-    assert info.value.message and "{" not in info.value.message and info.value.message != code
-    return info.value
+    return refused(RULESET, state, act, code, dice)
 
 
 def of_type(events: list[Event], kind: str) -> list[Any]:
