@@ -26,7 +26,6 @@ LEGAL: dict[Phase, tuple[str, ...]] = {
     Phase.ATTACK: ("attack", "end_attack", "fortify", "end_turn"),
     Phase.FORTIFY: ("fortify", "end_turn"),
 }
-TURN_PHASES = frozenset({Phase.REINFORCE, Phase.ATTACK, Phase.FORTIFY})
 LEAVING = ("attack", "end_attack", "fortify", "end_turn")
 HAND_LIMITED = ("place", *LEAVING)
 """What a player holding five or more cards may not do before trading (RISK-CARD-14)."""
@@ -206,12 +205,11 @@ class _Apply:
             self.leave(a.target, a.player)
             self.finish()
             return
-        if a.player != s.current or phase not in TURN_PHASES:  # whose turn it is is seated and active
-            me = s.player(a.player)
-            if me is None:
-                raise RuleError("E_NOT_PLAYER")
-            if me.status != "active":
-                raise RuleError("E_ELIMINATED")
+        me = s.player(a.player)
+        if me is None:
+            raise RuleError("E_NOT_PLAYER")
+        if me.status != "active":
+            raise RuleError("E_ELIMINATED")
         if kind == "resign":
             self.leave(a.player, None)
         elif isinstance(a, A.Defend):
@@ -538,11 +536,8 @@ class _Apply:
 
     def do_attack(self, a: A.Attack) -> None:
         s = self.s
-        source, target = a.source, a.target
-        if source not in self.b.territory:
-            source = resolve(source, self.b)
-        if target not in self.b.territory:
-            target = resolve(target, self.b)
+        source = self.territory(a.source)
+        target = self.territory(a.target)
         if a.dice is not None and not 1 <= a.dice <= 3:
             raise RuleError("E_DICE_RANGE")
         if a.keep < 1:
@@ -565,7 +560,7 @@ class _Apply:
             raise RuleError("E_KEEP_REACHED", n=armies, keep=a.keep, **{"from": self.tname(source)})
         self.set(phase=Phase.ATTACK)
         defender = s.owner[target]
-        chooser = self.defence_chooser(defender) if s.options.defender_dice == "choose" else None
+        chooser = self.defence_chooser(defender)
         if a.until == "once" and chooser is not None:
             self.set(interrupt=trusted(Interrupt, kind="defend", source=source, target=target, dice=dice,
                                        defender=chooser, move=a.move))
@@ -576,13 +571,11 @@ class _Apply:
             self.fight(source, target, dice, self.defence_dice(chooser, target, False), a.move)
             return
         armies = s.armies
-        keep = a.keep  # at least 1, so this also stops at one army
-        while True:  # attack until (RISK-ATK-20 … ATK-23): the most dice each round, the hottest loop of a game
-            here = armies[source]
-            defence = min(2, armies[target]) if chooser is None else self.defence_dice(chooser, target, True)
-            if self.fight(source, target, dice if dice < here else here - 1, defence, a.move):
+        while True:  # attack until (RISK-ATK-20 … ATK-23): the most dice each round
+            if self.fight(source, target, min(dice, armies[source] - 1), self.defence_dice(chooser, target, True),
+                          a.move):
                 return
-            if armies[source] <= keep:  # RISK-ATK-22, RISK-ATK-23
+            if armies[source] <= a.keep:  # keep is at least 1, so this also stops at one army (RISK-ATK-22, 23)
                 return
 
     def defence_chooser(self, defender: int) -> int | None:
@@ -607,7 +600,7 @@ class _Apply:
         """Roll one battle; True when it conquered the target. `move` pre-answers the move-in."""
         s = self.s
         armies = s.armies
-        att, dfn, att_loss, def_loss = roll_round(self._rng or self.rng, att_n, def_n, s.schema_version >= 2)
+        att, dfn, att_loss, def_loss = roll_round(self.rng, att_n, def_n, s.schema_version >= 2)
         armies[source] -= att_loss
         armies[target] -= def_loss
         defender = s.owner[target]
