@@ -16,12 +16,17 @@ ATTACK = Phase.ATTACK
 
 
 def attack_options(board: RiskMap, s: RiskState, pid: int, favoured: bool = False) -> list[tuple[str, str]]:
-    """Legal (source, target) attack pairs; with `favoured`, only those where the source outnumbers."""
+    """Legal (source, target) attack pairs; with `favoured`, only those where the source outnumbers.
+
+    The pairs come in the army table's order, on which the random choice depends. The cheapest test comes
+    first: most territories hold a single army, and that excludes them whoever owns them.
+    """
     owner, armies, neighbours = s.owner, s.armies, board.neighbours
-    if favoured:  # in the owner table's order, on which the random choice depends
-        return [(t, n) for t, o in owner.items() if o == pid and (here := armies[t]) >= 2
-                for n in neighbours[t] if owner[n] != pid and here > armies[n]]
-    return [(t, n) for t, o in owner.items() if o == pid and armies[t] >= 2 for n in neighbours[t] if owner[n] != pid]
+    if favoured:
+        return [(t, n) for t, here in armies.items() if here >= 2 and owner[t] == pid
+                for n in neighbours[t] if here > armies[n] and owner[n] != pid]
+    return [(t, n) for t, here in armies.items() if here >= 2 and owner[t] == pid
+            for n in neighbours[t] if owner[n] != pid]
 
 
 def fortify_options(board: RiskMap, s: RiskState, pid: int) -> list[tuple[str, str]]:
