@@ -5,7 +5,8 @@ Run: python benchmarks/floor.py [--games 100] [--pyrisk PATH]
 The bare loop plays 4-player Risk with cards under the random policy's choices (engine/games/risk/ai.py): a
 claim setup, trades when forced or on a coin toss, the whole pool on one border, favoured attacks until none
 is left, now and then a single roll or a fortification. It checks nothing, records no event, copies nothing
-and keeps territories as list indices: the least work these games can take in Python. Its games are about as
+and keeps territories as list indices: the least work these games can take in Python. Only its battle rounds
+are the engine's own (`roll_round`), so that both draw their dice alike. Its games are about as
 long as the engine's (it prints their actions and turns), but it is not the rules and plays no one's games.
 
 It runs twice: bare, and building the pydantic objects the engine makes at every step (the pending decision,
@@ -22,7 +23,6 @@ import random
 import sys
 import time
 from collections.abc import Callable
-from itertools import product
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -34,7 +34,7 @@ from engine.core.rng import Rng, RngState
 from engine.games.risk import RULESET, RiskOptions
 from engine.games.risk import actions as A
 from engine.games.risk import events as E
-from engine.games.risk.dice import sorted_battle
+from engine.games.risk.dice import roll_round
 from engine.games.risk.mapdata import classic
 
 BOARD = classic()
@@ -45,9 +45,6 @@ NEIGHBOUR_SETS = [frozenset(n) for n in NEIGHBOURS]
 CONTINENTS = [(frozenset(INDEX[t] for t in members), BOARD.continent[c].bonus) for c, members in BOARD.members.items()]
 SYMBOLS = [BOARD.symbols[t] for t in IDS] + ["wild"] * len(BOARD.wild_cards)
 SET_VALUES = [BOARD.trade_value(n) for n in range(1, 300)]
-ROUNDS = {(a, d): [sorted_battle(sorted(f[:a], reverse=True), sorted(f[a:], reverse=True))
-                   for f in product(range(1, 7), repeat=a + d)] for a in (1, 2, 3) for d in (1, 2)}
-"""Every battle round's losses in draw order, as engine/games/risk/dice.py draws them."""
 
 
 def valid_sets(hand: list[int]) -> list[tuple[int, int, int]]:
@@ -169,8 +166,7 @@ class BareGame:
         dice = ai.randint(1, min(3, armies[source] - 1)) if once else 3
         self.act(0)
         while True:
-            rounds = ROUNDS[min(dice, armies[source] - 1), min(2, armies[target])]
-            lost, killed = rounds[self.dice.below(len(rounds))]
+            *_, lost, killed = roll_round(self.dice, min(dice, armies[source] - 1), min(2, armies[target]), True)
             self.emit(1)  # the battle
             armies[source] -= lost
             armies[target] -= killed
