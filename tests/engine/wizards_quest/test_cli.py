@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 from engine.core.models import Seat
@@ -12,14 +10,7 @@ from engine.core.play import play_out
 from engine.core.record import GameRecord
 from engine.games.wizards_quest import RULESET, WQOptions
 from engine.positions import dump_position, load_position, read_json, record_json
-
-ROOT = Path(__file__).resolve().parents[3]
-EXAMPLE = ROOT / "docs" / "examples"
-
-
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "engine", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
+from tests.engine.cli import EXAMPLE, cli
 
 
 def test_position_round_trips_exactly() -> None:
