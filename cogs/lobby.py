@@ -27,7 +27,7 @@ from cogs.common import (
 )
 from cogs.guard import Guarded
 from engine.core.errors import RuleError
-from engine.core.i18n import translate
+from engine.core.i18n import inert, msg, translate
 from engine.games import get
 from engine.table import MAX_DEADLINE_HOURS, MAX_VACATION_DAYS, MIN_DEADLINE_HOURS, Lobby, winners_of
 
@@ -124,7 +124,7 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
     async def add_ai(self, interaction: discord.Interaction) -> None:
         row = await service_of(interaction).add_ai(interaction.channel_id or 0, interaction.user.id)
         seat = Lobby.model_validate(row.lobby).seats[-1]
-        await reply(interaction, translate("lobby.ai_added", locale_of(interaction), name=seat.name))
+        await reply(interaction, translate("lobby.ai_added", locale_of(interaction), name=inert(seat.name)))
 
     @app_commands.command(name="start", description="Host only: seat everyone in random order and begin")
     async def start(self, interaction: discord.Interaction) -> None:
@@ -152,7 +152,7 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
                  translate("status.options", locale, options=self.summary(lobby.options))]
         if state is None:
             lines.append(translate("status.seats", locale, seats=", ".join(
-                s.name + (" 🤖" if s.ai else "") for s in lobby.seats)))
+                inert(s.name) + (" 🤖" if s.ai else "") for s in lobby.seats)))
         else:
             winners = winners_of(ruleset, state, lobby)
             if winners is not None:
@@ -175,8 +175,8 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         if clock.turn_hours is None:
             lines.append(translate("status.deadline_off", locale))
         else:
-            lines.append(translate("status.deadline", locale, hours=f"{clock.turn_hours:g}",
-                                   mode=f"@status.mode_{clock.timeout_action}", n=clock.absent_after))
+            lines.append(translate("status.deadline", locale, hours=clock.turn_hours,
+                                   mode=msg(f"status.mode_{clock.timeout_action}"), n=clock.absent_after))
         away = []
         for seat_id, status in lobby.status.items():
             if status.absent:
@@ -241,7 +241,7 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
             return
         if tally.outcome is None:
             await reply(interaction, translate("table.vote", locale, player=interaction.user.mention,
-                                               kind=f"@vote.{choice}", votes=len(tally.voters),
+                                               kind=msg(f"vote.{choice}"), votes=len(tally.voters),
                                                needed=len(tally.needed)))
             return
         state = tally.outcome.state
@@ -290,7 +290,7 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         outcome = await service_of(interaction).set_deadline(interaction.channel_id or 0, interaction.user.id,
                                                              is_moderator(interaction), hours)
         locale = locale_of(interaction)
-        lead = (translate("table.deadline", locale, player=interaction.user.mention, hours=f"{hours:g}")
+        lead = (translate("table.deadline", locale, player=interaction.user.mention, hours=hours)
                 if hours is not None else translate("table.deadline_off", locale, player=interaction.user.mention))
         await respond(interaction, outcome, lead=lead)
 

@@ -25,4 +25,4 @@ class RuleError(Exception):
 
 def player_count_error(mode: str, low: int, high: int, joined: int) -> RuleError:
     """E_PLAYER_COUNT: a game started with too few or too many seats."""
-    return RuleError("E_PLAYER_COUNT", mode=mode, count=str(low) if low == high else f"{low}–{high}", n=joined)
+    return RuleError("E_PLAYER_COUNT", mode=mode, low=low, high=high, exact="yes" if low == high else "no", n=joined)

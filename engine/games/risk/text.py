@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core.errors import RuleError
-from engine.core.i18n import translate
+from engine.core.i18n import and_list, translate
 from engine.core.models import Decision, Event
 from engine.games.risk import events as E
 from engine.games.risk.mapdata import RiskMap, classic
@@ -71,9 +71,9 @@ def narrate(event: Event, s: RiskState, board: RiskMap | None = None, locale: st
         case E.SetupFinished() | E.DeckReshuffled():
             return translate(key, locale, cards=getattr(event, "cards", 0))
         case E.TurnStarted():
-            conts = ", ".join(b.continent[c].name for c in event.continents) or "—"
+            conts = and_list([b.continent[c].name for c in event.continents], locale)
             return translate(key, locale, player=s.name(event.player), turn=event.turn, base=event.base,
-                             continents=conts, total=event.total)
+                             continents=conts, held=len(event.continents), total=event.total)
         case E.CardsTraded():
             cards = ", ".join(t(c) if c in b.territory else "Wild" for c in event.cards)
             text = translate(key, locale, player=s.name(event.player), cards=cards, value=event.value,
@@ -87,7 +87,8 @@ def narrate(event: Event, s: RiskState, board: RiskMap | None = None, locale: st
         case E.Battle():
             return translate(key, locale, player=s.name(event.player), source=t(event.source),
                              target=t(event.target), attack=dice(event.attack_dice),
-                             defence=dice(event.defence_dice), a=event.attacker_losses, d=event.defender_losses)
+                             defence=dice(event.defence_dice), a=event.attacker_losses, d=event.defender_losses,
+                             result=losses(event.attacker_losses, event.defender_losses))
         case E.Conquered():
             return translate(key, locale, player=s.name(event.player), target=t(event.target),
                              previous=s.name(event.previous_owner))
@@ -109,6 +110,11 @@ def narrate(event: Event, s: RiskState, board: RiskMap | None = None, locale: st
                 text += " " + translate("risk.event.missions_revealed", locale, missions=shown)
             return text
     return None
+
+
+def losses(attacker: int, defender: int) -> str:
+    """Who lost armies in a battle round: "attacker", "defender" or "both" (the catalogue words it)."""
+    return "both" if attacker and defender else "attacker" if attacker else "defender"
 
 
 def prompt(decision: Decision, s: RiskState, board: RiskMap | None = None, locale: str = "en") -> str:

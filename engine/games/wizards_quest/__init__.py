@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from engine.core.i18n import msg
 from engine.core.models import Action, Decision, Event, GameState, Seat
 from engine.core.ruleset import Policy
 from engine.games.wizards_quest import legal, rules, setup, timeouts
@@ -120,7 +121,7 @@ def pending(s: WQState) -> list[Decision]:
         elif todo.kind == "reward":
             detail = {"men": s.pool}
         elif todo.kind == "region":
-            detail = {"beast": f"@wq.beast.{todo.beast}"}
+            detail = {"beast": msg(f"wq.beast.{todo.beast}")}
         elif todo.kind == "hand":
             detail = {"n": len(s.hands[s.current])}
         return [Decision(player=s.current, kind=todo.kind, detail=detail)]
