@@ -30,8 +30,8 @@ def start(ruleset: Ruleset, record: GameRecord) -> tuple[GameState, list[Event]]
     """The game's first position, under the schema the record was made with."""
     options = ruleset.options_model.model_validate(record.options)
     state, events = ruleset.new_game(record.seats, options, record.seed)
-    if record.schema_version > state.schema_version:
-        raise RuleError("E_RECORD_TOO_NEW", schema=record.schema_version, newest=state.schema_version)
+    if ruleset.state_model.too_new(record.schema_version):
+        raise RuleError("E_RECORD_TOO_NEW", schema=record.schema_version, newest=ruleset.state_model.newest_schema())
     if record.schema_version < state.schema_version:  # the setup is the same; later dice follow the old schema
         state = copy_model(state, schema_version=record.schema_version)
     return state, events
