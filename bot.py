@@ -10,8 +10,12 @@ import argparse
 import asyncio
 import logging
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
+
+# discord.py imports the deprecated audioop for voice, which the bot never uses; this must precede that import
+warnings.filterwarnings("ignore", "'audioop' is deprecated", DeprecationWarning, "discord.player")
 
 import discord
 import yarl
@@ -32,6 +36,18 @@ from renderer.animate import replay_gif
 from renderer.cache import RenderCache
 
 log = logging.getLogger("gamemaster")
+
+NO_VOICE = frozenset({"PyNaCl is not installed, voice will NOT be supported",
+                      "davey is not installed, voice will NOT be supported"})
+"""What discord.Client logs (logger `discord.client`) when the first client of a process is made without the
+voice libraries: the bot has no voice, so these are noise."""
+
+
+def not_about_voice(record: logging.LogRecord) -> bool:
+    return record.msg not in NO_VOICE
+
+
+logging.getLogger("discord.client").addFilter(not_about_voice)
 
 TOKEN_HELP = """No valid Discord bot token was found.
 

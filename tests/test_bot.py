@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from discord.voice_client import VoiceClient
+
+import bot
 from tests.discord.fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,11 +25,13 @@ def clean_env(**extra: str) -> dict[str, str]:
 
 def test_without_a_token_it_explains_and_plays_the_demo(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "bot.py", "--out", str(tmp_path / "demo"), "--players", "3"], cwd=ROOT,
-                          env=clean_env(DISCORD_TOKEN=""), capture_output=True, text=True, timeout=120)
+                          env=clean_env(DISCORD_TOKEN="", PYTHONWARNINGS="default"), capture_output=True, text=True,
+                          timeout=120)
     assert done.returncode == 0, done.stderr
     assert "No valid Discord bot token was found" in done.stderr
     assert "developers/applications" in done.stderr
     assert (tmp_path / "demo" / "record.json").exists()
+    assert "audioop" not in done.stderr, "no warning about discord.py's voice, even where warnings show"
 
 
 async def test_a_bad_token_gets_a_clear_message_not_a_traceback(tmp_path: Path) -> None:
@@ -43,3 +50,15 @@ async def test_a_bad_token_gets_a_clear_message_not_a_traceback(tmp_path: Path) 
     assert "No valid Discord bot token was found" in text
     assert "Traceback" not in text
     assert "a-wrong-token" not in text, "the token never appears in output"
+
+
+def test_the_bot_logs_nothing_about_voice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          caplog: pytest.LogCaptureFixture) -> None:
+    """discord.Client warns once per process that voice libraries are missing; the bot has no voice."""
+    monkeypatch.setattr(VoiceClient, "warn_nacl", True)
+    monkeypatch.setattr(VoiceClient, "warn_dave", True)
+    with caplog.at_level(logging.INFO, logger="discord"):
+        bot.GameMasterBot(bot.Settings(database_path=tmp_path / "bot.sqlite3"))
+        logging.getLogger("discord.client").warning("another warning")
+    messages = [r.getMessage() for r in caplog.records if r.name == "discord.client"]
+    assert messages == ["another warning"], "only those two warnings are silenced"
