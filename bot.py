@@ -17,6 +17,7 @@ from pathlib import Path
 # discord.py imports the deprecated audioop for voice, which the bot never uses; this must precede that import
 warnings.filterwarnings("ignore", "'audioop' is deprecated", DeprecationWarning, "discord.player")
 
+import aiohttp
 import discord
 import yarl
 from discord.ext import commands
@@ -194,7 +195,7 @@ async def _play_stored(game: str, players: int, seed: int, path: Path, policy: s
 
 
 def run_discord(settings: Settings) -> int:
-    """Connect to Discord and serve until stopped; explain a bad token instead of a traceback."""
+    """Connect to Discord and serve until stopped; explain a bad token or an unreachable Discord in words."""
     if settings.discord_api_base or settings.discord_gateway_url:
         point_at(settings.discord_api_base, settings.discord_gateway_url)
     token = settings.discord_token.get_secret_value() if settings.discord_token else ""
@@ -204,6 +205,13 @@ def run_discord(settings: Settings) -> int:
     except discord.LoginFailure:
         print(TOKEN_HELP, file=sys.stderr)
         return 2
+    except (aiohttp.ClientError, TimeoutError, discord.GatewayNotFound) as err:  # once connected, it reconnects
+        reason = str(err) or type(err).__name__  # a timeout has no text
+        print(f"could not reach Discord at {discord.http.Route.BASE}: {reason}", file=sys.stderr)
+        return 1
+    except discord.HTTPException as err:  # an error status at login or in setup_hook's first requests
+        print(f"Discord refused the bot's start-up at {discord.http.Route.BASE}: {err}", file=sys.stderr)
+        return 1
     return 0
 
 

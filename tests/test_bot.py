@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from aiohttp import web
 from discord.voice_client import VoiceClient
 
 import bot
@@ -50,6 +52,45 @@ async def test_a_bad_token_gets_a_clear_message_not_a_traceback(tmp_path: Path) 
     assert "No valid Discord bot token was found" in text
     assert "Traceback" not in text
     assert "a-wrong-token" not in text, "the token never appears in output"
+
+
+def closed_port() -> int:
+    """A local port nothing listens on (the system just handed it out and it was closed again)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_an_unreachable_discord_gets_one_line_not_a_traceback(tmp_path: Path) -> None:
+    base = f"http://127.0.0.1:{closed_port()}/api/v10"
+    env = clean_env(DISCORD_TOKEN="abc", DISCORD_API_BASE=base, DATABASE_PATH=str(tmp_path / "bot.sqlite3"))
+    done = subprocess.run([sys.executable, "bot.py"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert f"could not reach Discord at {base}: Cannot connect to host 127.0.0.1" in done.stderr
+
+
+async def test_an_error_status_at_start_up_gets_one_line_not_a_traceback(tmp_path: Path) -> None:
+    async def refuse(request: web.Request) -> web.Response:
+        return web.json_response({"message": "Bad Request", "code": 0}, status=400)
+
+    app = web.Application()
+    app.router.add_route("*", "/{path:.*}", refuse)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    base = f"http://127.0.0.1:{runner.addresses[0][1]}/api/v10"
+    env = clean_env(DISCORD_TOKEN="abc", DISCORD_API_BASE=base, DATABASE_PATH=str(tmp_path / "bot.sqlite3"))
+    try:
+        proc = await asyncio.create_subprocess_exec(sys.executable, "bot.py", cwd=ROOT, env=env,
+                                                    stderr=asyncio.subprocess.PIPE)
+        _, err = await asyncio.wait_for(proc.communicate(), 60)
+    finally:
+        await runner.cleanup()
+    text = err.decode()
+    assert proc.returncode == 1
+    assert "Traceback" not in text
+    assert f"Discord refused the bot's start-up at {base}: 400 Bad Request" in text
 
 
 def test_the_bot_logs_nothing_about_voice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
