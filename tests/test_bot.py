@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import socket
@@ -68,6 +69,42 @@ def test_an_unreachable_discord_gets_one_line_not_a_traceback(tmp_path: Path) ->
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     assert f"could not reach Discord at {base}: Cannot connect to host 127.0.0.1" in done.stderr
+
+
+def test_the_demo_plays_two_player_risk_with_its_option(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "bot.py", "--demo", "--out", str(tmp_path), "--players", "2",
+                           "--option", "mode=two_player", "--seed", "6"], cwd=ROOT, env=clean_env(),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    record = json.loads((tmp_path / "record.json").read_text(encoding="utf-8"))
+    assert record["options"]["mode"] == "two_player" and len(record["seats"]) == 2
+
+
+@pytest.mark.parametrize(("args", "line"), [
+    (["--players", "3", "--option", "mode=two_player"], "--players 3: Risk with --option mode=two_player takes 2"),
+    (["--players", "2"], "--players 2: Risk with default options takes 3–6 players"),
+    (["--option", "mode=blitz"], "--option mode=blitz: Input should be 'standard', 'secret_mission' or 'two_player'"),
+    (["--option", "fog"], "argument --option: expected NAME=VALUE, e.g. mode=two_player, not 'fog'"),
+    (["--game", "wizards_quest", "--players", "1"], "--players 1: Wizard's Quest with default options takes 2–6"),
+])
+def test_the_demo_refuses_what_its_game_does_not_take_in_one_line(
+        args: list[str], line: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        bot.main(["--demo", "--out", str(tmp_path), *args])
+    assert info.value.code == 2
+    last = capsys.readouterr().err.splitlines()[-1]  # after argparse's usage line
+    assert last.split(": error: ", 1)[1].startswith(line), last
+    assert not (tmp_path / "record.json").exists()
+
+
+def test_help_shows_the_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        bot.main(["--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert info.value.code == 0
+    for default in ("(default: risk)", "(default: 4)", "(default: 3)", "(default: out/demo)", "(default: baseline)"):
+        assert default in out
+    assert "--option NAME=VALUE" in out
 
 
 async def test_an_error_status_at_start_up_gets_one_line_not_a_traceback(tmp_path: Path) -> None:
