@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engine.core.errors import RuleError, player_count_error
+from engine.core.errors import RuleError, first_problem, player_count_error
 from engine.core.models import Action, Decision, Event, GameState, Seat
 from engine.core.play import ai_random
 from engine.core.record import GameRecord, apply_entry, start
@@ -143,10 +143,8 @@ def parse_state(game: GameRow) -> GameState:
         raise RuleError("E_NOT_STARTED")
     try:
         ruleset = get(game.ruleset)
-        newest = ruleset.state_model.model_fields["schema_version"].default
         saved = json.loads(game.state)
-        if isinstance(saved, dict) and isinstance(saved.get("schema_version"), int) and \
-                saved["schema_version"] > newest:
+        if isinstance(saved, dict) and ruleset.state_model.too_new(saved.get("schema_version")):
             raise RuleError("E_GAME_TOO_NEW")
         return ruleset.state_model.model_validate(saved)
     except (ValidationError, ValueError, KeyError) as err:
@@ -232,9 +230,8 @@ class GameService:
             chosen = ruleset.options_model.model_validate(own).model_dump(mode="json")
             clock = Clock.from_options({**options, **chosen})
         except ValidationError as err:
-            problem = err.errors()[0]
-            raise RuleError("E_BAD_OPTION", option=".".join(str(p) for p in problem["loc"]),
-                            problem=problem["msg"]) from err
+            option, problem = first_problem(err)
+            raise RuleError("E_BAD_OPTION", option=option, problem=problem) from err
         lobby = Lobby(game=ruleset.name, options=chosen, seats=[host], ai_policy=ai_policy, clock=clock)
         async with self.lock(channel_id):
             try:
