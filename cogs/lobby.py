@@ -29,6 +29,7 @@ from cogs.guard import Guarded
 from engine.core.errors import RuleError
 from engine.core.i18n import inert, msg, translate
 from engine.games import get
+from engine.service import lobby_of
 from engine.table import MAX_DEADLINE_HOURS, MAX_VACATION_DAYS, MIN_DEADLINE_HOURS, Lobby, winners_of
 
 OPTION_NAMES = {"setup_placement": "placement", "fortify_mode": "fortify"}
@@ -106,7 +107,7 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
     @app_commands.choices(colour=COLOURS)
     async def join(self, interaction: discord.Interaction, colour: str | None = None) -> None:
         row = await service_of(interaction).join(interaction.channel_id or 0, seat_for(interaction.user, colour))
-        seats = Lobby.model_validate(row.lobby).seats
+        seats = lobby_of(row).seats
         await reply(interaction, translate("lobby.joined", locale_of(interaction), player=interaction.user.mention,
                                            n=len(seats)))
 
@@ -123,7 +124,7 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
     @app_commands.command(name="add-ai", description="Host only: add an AI player to the lobby")
     async def add_ai(self, interaction: discord.Interaction) -> None:
         row = await service_of(interaction).add_ai(interaction.channel_id or 0, interaction.user.id)
-        seat = Lobby.model_validate(row.lobby).seats[-1]
+        seat = lobby_of(row).seats[-1]
         await reply(interaction, translate("lobby.ai_added", locale_of(interaction), name=inert(seat.name)))
 
     @app_commands.command(name="start", description="Host only: seat everyone in random order and begin")
@@ -145,7 +146,7 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
     async def status(self, interaction: discord.Interaction) -> None:
         game, state = await service_of(interaction).current(interaction.channel_id or 0)
         locale = locale_of(interaction)
-        lobby = Lobby.model_validate(game.lobby)
+        lobby = lobby_of(game)
         ruleset = get(game.ruleset)
         lines = [translate("status.header", locale, game=ruleset.title, status=game.status,
                            host=who(game.host_id, state)),
@@ -245,7 +246,7 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
                                                needed=len(tally.needed)))
             return
         state = tally.outcome.state
-        lobby = Lobby.model_validate(tally.outcome.game.lobby)
+        lobby = lobby_of(tally.outcome.game)
         assert state is not None and lobby.result is not None
         winner = ", ".join(who(w, state) for w in lobby.result.winners)
         await reply(interaction, translate(f"table.vote_{choice}", locale, winner=winner))

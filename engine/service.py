@@ -28,7 +28,6 @@ from engine.store import (
     GameRow,
     GuildFull,
     Store,
-    StoreError,
     StoreUnavailable,
     TimerRow,
 )
@@ -538,6 +537,11 @@ class GameService:
             due = float(timer.payload.get("due", timer.due_at))
             if timer.kind == "reminder":
                 await self.store.delete_timer(timer.id)
+                now = self.clock()
+                later = [t for t in await self.store.timers(game.id) if t.player == timer.player and
+                         t.kind == "reminder" and timer.due_at < t.due_at <= now]
+                if due <= now or later:
+                    return None  # after downtime: the timeout itself, or the latest reminder, says it
                 outcome.deadlines[timer.player] = due
                 return Alarm(kind="reminder", player=timer.player, outcome=outcome, due=due)
             await self._play_for(outcome, lobby, {timer.player})  # RISK-DIG-42: the stand-in plays it
@@ -562,7 +566,7 @@ class GameService:
                 try:
                     outcome = Outcome(game=fresh, ruleset=get(fresh.ruleset), state=self.state_of(fresh))
                     await self._after(outcome, lobby_of(fresh))  # clocks a crash left unarmed too
-                except (RuleError, StoreError):
+                except Exception:  # one damaged game must not keep the others, or the bot, from starting
                     log.exception("game %s could not resume; its channel is told when someone acts there", game.id)
                     continue
                 if outcome.steps:
@@ -785,13 +789,15 @@ class GameService:
             try:
                 state = parse_state(game)  # not kept in the cache: finished games are read once here
                 lobby = lobby_of(game)
-            except RuleError:
+                ruleset = get(game.ruleset)
+                won = set(winners_of(ruleset, state, lobby) or [])
+                places = placements(ruleset, state, lobby)
+            except (RuleError, KeyError, ValueError):
+                log.warning("game %s can't be read; /stats leaves it out", game.id)
                 continue
-            ruleset = get(game.ruleset)
-            won = set(winners_of(ruleset, state, lobby) or [])
             humans = set(lobby.humans())
             await self.store.add_standings(game.id, [(seat_id, place, seat_id in won, seat_id in humans)
-                                                     for seat_id, place in placements(ruleset, state, lobby).items()])
+                                                     for seat_id, place in places.items()])
         table: dict[str, dict[int, list[tuple[int, bool]]]] = {}
         for ruleset_name, user_id, place, won in await self.store.standings(guild_id):
             table.setdefault(ruleset_name, {}).setdefault(user_id, []).append((place, won))
