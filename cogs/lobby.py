@@ -27,7 +27,7 @@ from cogs.common import (
 )
 from cogs.guard import Guarded
 from engine.core.errors import RuleError
-from engine.core.i18n import inert, msg, translate
+from engine.core.i18n import inert, mention, msg, translate
 from engine.games import get
 from engine.service import lobby_of
 from engine.table import MAX_DEADLINE_HOURS, MAX_VACATION_DAYS, MIN_DEADLINE_HOURS, Lobby, winners_of
@@ -194,7 +194,7 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         service = service_of(interaction)
         game = await service.live(interaction.channel_id or 0)
         if interaction.user.id != game.host_id and not is_moderator(interaction):
-            raise RuleError("E_NOT_HOST", host=f"<@{game.host_id}>")
+            raise RuleError("E_NOT_HOST", host=mention(game.host_id))
         await reply(interaction, translate("abandon.confirm", locale_of(interaction)), ephemeral=True,
                     view=confirm_view("abandon", game.id))
 

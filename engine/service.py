@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.core.errors import RuleError, first_problem, player_count_error
+from engine.core.i18n import mention
 from engine.core.models import Action, Decision, Event, GameState, Seat
 from engine.core.play import ai_random
 from engine.core.record import GameRecord, apply_entry, start
@@ -112,6 +113,8 @@ class Outcome:
     state: GameState | None
     steps: list[Step] = field(default_factory=list)
     duplicate: bool = False
+    new_host: int | None = None
+    """Set when the host left the game and the host's powers passed to this seat."""
     deadlines: dict[int, float] = field(default_factory=dict)
     """When each pending human seat's clock runs out (epoch seconds)."""
 
@@ -249,9 +252,6 @@ class GameService:
         ruleset = get(game.ruleset)
         return game, lobby_of(game), ruleset
 
-    def _host_name(self, lobby: Lobby, host_id: int) -> str:
-        return next((s.name for s in lobby.seats if s.id == host_id), "the host")
-
     async def join(self, channel_id: int, seat: Seat) -> GameRow:
         async with self.lock(channel_id):
             game, lobby, ruleset = await self._lobby(channel_id)
@@ -267,7 +267,7 @@ class GameService:
         async with self.lock(channel_id):
             game, lobby, ruleset = await self._lobby(channel_id)
             if by != game.host_id:
-                raise RuleError("E_NOT_HOST", host=self._host_name(lobby, game.host_id))
+                raise RuleError("E_NOT_HOST", host=mention(game.host_id))
             _, most = ruleset.player_range(ruleset.options_model.model_validate(lobby.options))
             if len(lobby.seats) >= most:
                 raise RuleError("E_GAME_FULL", mode=lobby.options.get("mode", ruleset.name), max=most)
@@ -296,7 +296,7 @@ class GameService:
         """Raise the error `start` would give, without changing anything."""
         game, lobby, ruleset = await self._lobby(channel_id)
         if by != game.host_id:
-            raise RuleError("E_NOT_HOST", host=self._host_name(lobby, game.host_id))
+            raise RuleError("E_NOT_HOST", host=mention(game.host_id))
         options = ruleset.options_model.model_validate(lobby.options)
         low, high = ruleset.player_range(options)
         if not low <= len(lobby.seats) <= high:
@@ -324,8 +324,7 @@ class GameService:
         async with self.lock(channel_id):
             game = await self.live(channel_id)
             if by != game.host_id and not moderator:
-                lobby = lobby_of(game)
-                raise RuleError("E_NOT_HOST", host=self._host_name(lobby, game.host_id))
+                raise RuleError("E_NOT_HOST", host=mention(game.host_id))
             await self.store.update_game(game, status="abandoned")
             await self.store.delete_timers(game.id)
             self._forget_clocks(game.id)
@@ -371,9 +370,12 @@ class GameService:
                 return Outcome(game=game, ruleset=ruleset, state=state, duplicate=True)
             try:
                 status = lobby.status.get(user_id)
-                if status is not None and status.timeouts and not status.absent:
-                    status.timeouts = 0  # the count is of consecutive timeouts (RISK-DIG-48)
+                if status is not None and ((status.timeouts and not status.absent) or status.clock_left is not None):
+                    if not status.absent:
+                        status.timeouts = 0  # the count is of consecutive timeouts (RISK-DIG-48)
+                    status.clock_left = None  # the decision a vacation held is answered
                     await self._save_lobby(outcome, lobby)
+                await self._keep_a_host(outcome, lobby)
                 await self._after(outcome, lobby)
             except StoreUnavailable:  # the player's action is saved; AI seats go on at the next command
                 log.exception("game %s: storage failed after a %s", game.id, action.type)
@@ -398,6 +400,19 @@ class GameService:
         outcome.game = await self.store.update_game(game, lobby=lobby.model_dump(mode="json"), status=status)
         if outcome.state is not None:
             self._remember(game.id, outcome.game.version, outcome.state)
+
+    async def _keep_a_host(self, outcome: Outcome, lobby: Lobby) -> None:
+        """When the host is out of the game (resigned, kicked, eliminated), the next human still playing is host."""
+        state = outcome.state
+        if state is None or outcome.game.status != "running":
+            return
+        alive = set(outcome.ruleset.alive(state))
+        heir = next((s.id for s in lobby.seats if not s.ai and s.id in alive), None)
+        if outcome.game.host_id in alive or heir is None:
+            return
+        outcome.game = await self.store.update_game(outcome.game, host_id=heir)
+        outcome.new_host = heir
+        self._remember(outcome.game.id, outcome.game.version, state)
 
     async def _after(self, outcome: Outcome, lobby: Lobby) -> None:
         """After a command: AI seats and stand-ins play their decisions, then the seats' clocks are re-armed."""
@@ -479,8 +494,10 @@ class GameService:
                     continue
                 if player in armed:  # reminders without their deadline: start the clock cleanly
                     await self.store.delete_timers(game.id, player)
-                away = lobby.status_of(player).vacation_until or 0.0
-                deadline = armed[player] = await self._wind(game.id, player, max(now, away) + length, length)
+                status = lobby.status.get(player)
+                away = (status.vacation_until or 0.0) if status else 0.0
+                left = status.clock_left if status and status.clock_left is not None else length
+                deadline = armed[player] = await self._wind(game.id, player, max(now, away) + left, length)
             outcome.deadlines[player] = deadline
 
     async def _wind(self, game_id: int, player: int, due: float, length: float) -> float:
@@ -547,6 +564,7 @@ class GameService:
             await self._play_for(outcome, lobby, {timer.player})  # RISK-DIG-42: the stand-in plays it
             await self.store.delete_timers(game.id, timer.player)  # a decision of theirs that follows gets a new clock
             status = lobby.status_of(timer.player)
+            status.clock_left = None
             status.timeouts += decision.kind not in ruleset.reaction_kinds  # a missed defence: ruling 22
             newly_absent = not status.absent and status.timeouts >= lobby.clock.absent_after
             status.absent = status.absent or newly_absent  # RISK-DIG-48
@@ -583,7 +601,7 @@ class GameService:
 
     def _host_only(self, outcome: Outcome, lobby: Lobby, by: int, moderator: bool) -> None:
         if by != outcome.game.host_id and not moderator:
-            raise RuleError("E_NOT_HOST", host=self._host_name(lobby, outcome.game.host_id))
+            raise RuleError("E_NOT_HOST", host=mention(outcome.game.host_id))
 
     def _playing_human(self, outcome: Outcome, lobby: Lobby, user_id: int) -> None:
         """Refuse unless `user_id` is a human seat still in the game."""
@@ -601,21 +619,29 @@ class GameService:
         async with self.lock(channel_id):
             outcome, lobby = await self._running(channel_id)
             self._playing_human(outcome, lobby, user_id)
-            until = self.clock() + days * 86400
-            lobby.status_of(user_id).vacation_until = until
+            now = self.clock()
+            until = now + days * 86400
+            status = lobby.status_of(user_id)
+            running = (await self.deadlines(outcome.game)).get(user_id)
+            if running is not None and status.clock_left is None:
+                status.clock_left = max(0.0, running - max(now, status.vacation_until or 0.0))
+            status.vacation_until = until
             await self._save_lobby(outcome, lobby)
             await self._rewind(outcome, lobby, user_id)
             return outcome, until
 
     async def back(self, channel_id: int, user_id: int) -> Outcome:
-        """End an absence or a vacation: the player decides again, with a fresh clock."""
+        """End an absence or a vacation: the player decides again, with what was left of the clock (a decision
+        that came to them while away gets a whole one)."""
         async with self.lock(channel_id):
             outcome, lobby = await self._running(channel_id)
             self._playing_human(outcome, lobby, user_id)
             status = lobby.status.get(user_id)
             if status is None or not (status.absent or status.timeouts or status.vacation_until):
                 raise RuleError("E_NOT_AWAY")
-            lobby.status.pop(user_id)
+            held = lobby.status.pop(user_id).clock_left
+            if held is not None:
+                lobby.status_of(user_id).clock_left = held
             await self._save_lobby(outcome, lobby)
             await self._rewind(outcome, lobby, user_id)
             return outcome
@@ -677,6 +703,7 @@ class GameService:
             action = outcome.ruleset.parse_action({"type": "remove", "target": target, "player": by})
             new_state, events = outcome.ruleset.apply(outcome.state, action)
             await self._save(outcome, action, new_state, events, None, ai=False)
+            await self._keep_a_host(outcome, lobby)
             await self._after(outcome, lobby)
             return outcome
 
@@ -698,7 +725,7 @@ class GameService:
                                                    new_state.model_dump_json(), None)
             lobby.seats = [substitute if s.id == old else s for s in lobby.seats]
             lobby.status.pop(old, None)
-            lobby.votes = {k: [substitute.id if v == old else v for v in vs] for k, vs in lobby.votes.items()}
+            lobby.votes = {k: [v for v in vs if v != old] for k, vs in lobby.votes.items()}  # nobody voted for them
             outcome.game = await self.store.update_game(fresh, lobby=lobby.model_dump(mode="json"),
                                                         host_id=substitute.id if fresh.host_id == old else None)
             outcome.state = new_state

@@ -82,7 +82,7 @@ async def test_lobby_errors(service: GameService) -> None:
     assert info.value.message == "This game is full: two_player takes at most 2 players."
     with pytest.raises(RuleError) as info:
         await service.start(CHANNEL, BOB)
-    assert (info.value.code, info.value.message) == ("E_NOT_HOST", "Only the host (Alice) can do that.")
+    assert (info.value.code, info.value.message) == ("E_NOT_HOST", f"Only the host (<@{ALICE}>) can do that.")
     await service.start(CHANNEL, ALICE)
     assert await code_of(service.join(CHANNEL, seat(CAROL))) == "E_ALREADY_STARTED"
 

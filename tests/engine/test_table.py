@@ -18,7 +18,7 @@ from engine.core.record import replay
 from engine.core.seats import reseat
 from engine.games import get
 from engine.games.risk import RiskState
-from engine.service import GameService
+from engine.service import GameService, lobby_of
 from engine.store import Store
 from engine.table import Lobby
 from tests.engine.conftest import DAY, GUILD, HOUR, FakeClock, Table, open_table, pending_player
@@ -164,6 +164,37 @@ async def test_vacation_extends_the_deadline(table: Table) -> None:
     assert await code_of(table.service.vacation(CHANNEL, DAVE, 2)) == "E_NOT_PLAYER"
 
 
+async def test_back_from_a_vacation_gives_back_what_was_left_of_the_clock(table: Table) -> None:
+    """`/game vacation 1` then `/game back` must not dodge a deadline with a fresh, full clock."""
+    state = await three_humans(table.service)
+    first = pending_player(state)
+    start = table.clock.now
+    await table.tick(20 * HOUR)
+    await table.service.vacation(CHANNEL, first, 1)
+    assert await table.deadlines() == {first: table.clock.now + DAY + 4 * HOUR}, "the clock is held, not reset"
+    await table.tick(HOUR)
+    await table.service.back(CHANNEL, first)
+    assert await table.deadlines() == {first: table.clock.now + 4 * HOUR}
+    await table.service.vacation(CHANNEL, first, 2)
+    await table.service.vacation(CHANNEL, first, 3)  # a longer vacation holds the same 4 hours
+    await table.service.back(CHANNEL, first)
+    assert await table.deadlines() == {first: table.clock.now + 4 * HOUR}
+    [*_, timeout] = await table.tick(4 * HOUR)
+    assert (timeout.kind, timeout.player) == ("timeout", first) and table.clock.now == start + 25 * HOUR
+
+
+async def test_a_decision_after_the_vacation_gets_a_whole_clock(table: Table) -> None:
+    state = await three_humans(table.service)
+    first = pending_player(state)
+    await table.tick(20 * HOUR)
+    await table.service.vacation(CHANNEL, first, 1)
+    await table.service.back(CHANNEL, first)
+    after = await deploy(table)  # the held decision is answered: the next one of theirs gets a full clock
+    assert first not in await table.deadlines()
+    game, _ = await table.service.current(CHANNEL)
+    assert lobby_of(game).status_of(first).clock_left is None and pending_player(after) != first
+
+
 async def test_pause_stops_the_clocks_and_resume_restarts_them(table: Table) -> None:
     state = await three_humans(table.service)
     first = pending_player(state)
@@ -235,6 +266,30 @@ async def test_kick_by_the_host_only(table: Table) -> None:
     assert CAROL not in await table.deadlines()
 
 
+@pytest.mark.parametrize("leaves", ["resign", "kick"])
+async def test_a_host_who_leaves_the_game_hands_the_host_role_to_the_next_human(table: Table, leaves: str) -> None:
+    """A kicked or resigned host keeps none of pause, resume, deadline, kick and abandon."""
+    state = await three_humans(table.service)
+    if leaves == "resign":
+        outcome = await table.service.act(CHANNEL, ALICE, {"type": "resign"})
+    else:
+        outcome = await table.service.kick(CHANNEL, BOB, True, ALICE)  # a moderator removes the host
+    heir = next(p.id for p in state.players if p.id != ALICE)
+    assert outcome.new_host == heir and outcome.game.host_id == heir
+    for refused in (table.service.pause(CHANNEL, ALICE, False), table.service.resume(CHANNEL, ALICE, False),
+                    table.service.set_deadline(CHANNEL, ALICE, False, 2.0),
+                    table.service.kick(CHANNEL, ALICE, False, heir), table.service.abandon(CHANNEL, ALICE, False)):
+        assert await code_of(refused) == "E_NOT_HOST"
+    await table.service.pause(CHANNEL, heir, False)
+    await table.service.resume(CHANNEL, heir, False)
+
+
+async def test_a_host_who_plays_on_stays_host(table: Table) -> None:
+    await three_humans(table.service)
+    outcome = await table.service.act(CHANNEL, BOB, {"type": "resign"})
+    assert outcome.new_host is None and outcome.game.host_id == ALICE
+
+
 async def test_replace_hands_the_seat_to_a_substitute(table: Table) -> None:
     state = await three_humans(table.service)
     first = pending_player(state)
@@ -279,6 +334,15 @@ async def test_a_draw_needs_every_remaining_human(table: Table) -> None:
     assert Lobby.model_validate(game.lobby).result is not None
     assert await table.deadlines() == {}
     assert await code_of(table.service.act(CHANNEL, ALICE, {"type": "end_turn"})) == "E_GAME_OVER"
+
+
+async def test_a_substitute_does_not_inherit_the_vote_of_the_player_replaced(table: Table) -> None:
+    await three_humans(table.service)
+    await table.service.vote(CHANNEL, ALICE, "draw")
+    await table.service.vote(CHANNEL, BOB, "draw")
+    await table.service.replace(CHANNEL, ALICE, False, BOB, seat(DAVE, "Dave"))
+    tally = await table.service.vote(CHANNEL, CAROL, "draw")
+    assert tally.outcome is None and sorted(tally.voters) == sorted([ALICE, CAROL]) and DAVE in tally.needed
 
 
 async def test_surrender_ends_with_the_leader_winning_and_counts_in_stats(table: Table) -> None:
