@@ -97,7 +97,8 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         options |= {"turn_timer_hours": timer, "timeout_action": timeout_action, "absent_after": absent_after,
                     "defender_timeout_minutes": 1.0 if timer <= 1 else 60.0}  # ruling 10
         row = await service_of(interaction).new_game(interaction.channel_id or 0, interaction.guild_id,
-                                                     seat_for(interaction.user), game, options)
+                                                     seat_for(interaction.user), game, options,
+                                                     interaction_id=str(interaction.id))
         title = get(row.ruleset).title
         await reply(interaction, translate("lobby.created", locale_of(interaction), host=interaction.user.mention,
                                            game=title, options=self.summary(row.lobby["options"])))
@@ -106,7 +107,8 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
     @app_commands.describe(colour="The colour you would like (a free one is given if it is taken)")
     @app_commands.choices(colour=COLOURS)
     async def join(self, interaction: discord.Interaction, colour: str | None = None) -> None:
-        row = await service_of(interaction).join(interaction.channel_id or 0, seat_for(interaction.user, colour))
+        row = await service_of(interaction).join(interaction.channel_id or 0, seat_for(interaction.user, colour),
+                                                 interaction_id=str(interaction.id))
         seats = lobby_of(row).seats
         await reply(interaction, translate("lobby.joined", locale_of(interaction), player=interaction.user.mention,
                                            n=len(seats)))
@@ -117,13 +119,15 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         if game.status == "running":  # ruling 8: during a game, leaving is resigning
             await self.ask_to_resign(interaction)
             return
-        row = await service_of(interaction).leave(interaction.channel_id or 0, interaction.user.id)
+        row = await service_of(interaction).leave(interaction.channel_id or 0, interaction.user.id,
+                                                  interaction_id=str(interaction.id))
         key = "lobby.left" if row is not None else "lobby.closed"
         await reply(interaction, translate(key, locale_of(interaction), player=interaction.user.mention))
 
     @app_commands.command(name="add-ai", description="Host only: add an AI player to the lobby")
     async def add_ai(self, interaction: discord.Interaction) -> None:
-        row = await service_of(interaction).add_ai(interaction.channel_id or 0, interaction.user.id)
+        row = await service_of(interaction).add_ai(interaction.channel_id or 0, interaction.user.id,
+                                                   interaction_id=str(interaction.id))
         seat = lobby_of(row).seats[-1]
         await reply(interaction, translate("lobby.ai_added", locale_of(interaction), name=inert(seat.name)))
 
@@ -132,7 +136,8 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         service = service_of(interaction)
         await service.check_start(interaction.channel_id or 0, interaction.user.id)  # errors stay private
         await interaction.response.defer(thinking=True)  # dealing and AI turns can take a moment
-        outcome = await service.start(interaction.channel_id or 0, interaction.user.id)
+        outcome = await service.start(interaction.channel_id or 0, interaction.user.id,
+                                      interaction_id=str(interaction.id))
         state = outcome.state
         assert state is not None
         order = ", ".join(who(p.id, state) for p in getattr(state, "players", []))
@@ -204,13 +209,15 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
     @app_commands.describe(days=f"How many days you are away (1–{MAX_VACATION_DAYS})")
     async def vacation(self, interaction: discord.Interaction,
                        days: app_commands.Range[int, 1, MAX_VACATION_DAYS]) -> None:
-        _, until = await service_of(interaction).vacation(interaction.channel_id or 0, interaction.user.id, days)
+        _, until = await service_of(interaction).vacation(interaction.channel_id or 0, interaction.user.id, days,
+                                                          interaction_id=str(interaction.id))
         await reply(interaction, translate("table.vacation", locale_of(interaction), player=interaction.user.mention,
                                            until=timestamp(until, "f")))
 
     @app_commands.command(name="back", description="End your absence or vacation and play your own seat again")
     async def back(self, interaction: discord.Interaction) -> None:
-        outcome = await service_of(interaction).back(interaction.channel_id or 0, interaction.user.id)
+        outcome = await service_of(interaction).back(interaction.channel_id or 0, interaction.user.id,
+                                                     interaction_id=str(interaction.id))
         await respond(interaction, outcome, lead=translate("table.back", locale_of(interaction),
                                                            player=interaction.user.mention))
 
@@ -236,7 +243,8 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
     async def vote(self, interaction: discord.Interaction,
                    choice: Literal["draw", "surrender", "withdraw"]) -> None:
         locale = locale_of(interaction)
-        tally = await service_of(interaction).vote(interaction.channel_id or 0, interaction.user.id, choice)
+        tally = await service_of(interaction).vote(interaction.channel_id or 0, interaction.user.id, choice,
+                                                   interaction_id=str(interaction.id))
         if tally.kind == "withdraw":
             await reply(interaction, translate("table.vote_withdrawn", locale, player=interaction.user.mention))
             return
@@ -257,7 +265,8 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
     @app_commands.describe(player="Who to remove; the rules decide what happens to their pieces")
     async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
         outcome = await service_of(interaction).kick(interaction.channel_id or 0, interaction.user.id,
-                                                     is_moderator(interaction), player.id)
+                                                     is_moderator(interaction), player.id,
+                                                     interaction_id=str(interaction.id))
         await respond(interaction, outcome, lead=translate("table.kicked", locale_of(interaction),
                                                            host=interaction.user.mention, player=player.mention))
 
@@ -267,20 +276,21 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         if new.bot:
             raise RuleError("E_RESEAT_AI")
         outcome = await service_of(interaction).replace(interaction.channel_id or 0, interaction.user.id,
-                                                        is_moderator(interaction), old.id, seat_for(new))
+                                                        is_moderator(interaction), old.id, seat_for(new),
+                                                        interaction_id=str(interaction.id))
         await respond(interaction, outcome, lead=translate("table.replaced", locale_of(interaction),
                                                            old=old.mention, new=new.mention))
 
     @app_commands.command(name="pause", description="Host or moderator: stop the clocks; play waits until resume")
     async def pause(self, interaction: discord.Interaction) -> None:
         await service_of(interaction).pause(interaction.channel_id or 0, interaction.user.id,
-                                            is_moderator(interaction))
+                                            is_moderator(interaction), interaction_id=str(interaction.id))
         await reply(interaction, translate("table.paused", locale_of(interaction), player=interaction.user.mention))
 
     @app_commands.command(name="resume", description="Host or moderator: continue a paused game")
     async def resume(self, interaction: discord.Interaction) -> None:
         outcome = await service_of(interaction).resume(interaction.channel_id or 0, interaction.user.id,
-                                                       is_moderator(interaction))
+                                                       is_moderator(interaction), interaction_id=str(interaction.id))
         await respond(interaction, outcome, lead=translate("table.resumed", locale_of(interaction),
                                                            player=interaction.user.mention))
 
@@ -289,7 +299,8 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
     async def deadline(self, interaction: discord.Interaction,
                        hours: app_commands.Range[float, MIN_DEADLINE_HOURS, MAX_DEADLINE_HOURS] | None = None) -> None:
         outcome = await service_of(interaction).set_deadline(interaction.channel_id or 0, interaction.user.id,
-                                                             is_moderator(interaction), hours)
+                                                             is_moderator(interaction), hours,
+                                                             interaction_id=str(interaction.id))
         locale = locale_of(interaction)
         lead = (translate("table.deadline", locale, player=interaction.user.mention, hours=hours)
                 if hours is not None else translate("table.deadline_off", locale, player=interaction.user.mention))
@@ -357,7 +368,8 @@ class ConfirmButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
                 await reply(interaction, translate("button.stale", locale), ephemeral=True)
                 return
             if self.what == "abandon":
-                await service.abandon(channel_id, interaction.user.id, is_moderator(interaction))
+                await service.abandon(channel_id, interaction.user.id, is_moderator(interaction),
+                                      interaction_id=str(interaction.id))
                 outcome = None
             else:
                 outcome = await service.act(channel_id, interaction.user.id, {"type": "resign"}, str(interaction.id))

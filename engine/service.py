@@ -8,7 +8,8 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -173,6 +174,18 @@ class GameService:
         self._on_timers: Callable[[], None] | None = None
         self._armed: dict[int, dict[int, float | None]] = {}
 
+    @asynccontextmanager
+    async def _command(self, channel_id: int, interaction_id: str | None) -> AsyncIterator[None]:
+        """One command in the channel: run alone, and applied once per interaction (a re-delivery is refused)."""
+        async with self.lock(channel_id):
+            if interaction_id is not None and await self.store.seen(interaction_id):
+                raise RuleError("E_DUPLICATE")
+            try:
+                with self.store.command(interaction_id):
+                    yield
+            except DuplicateInteraction as err:
+                raise RuleError("E_DUPLICATE") from err
+
     def lock(self, channel_id: int) -> asyncio.Lock:
         """The lock that makes a channel's commands run one at a time (RISK-DIG-51)."""
         lock = self._locks.get(channel_id)
@@ -221,7 +234,8 @@ class GameService:
     # -- the lobby
 
     async def new_game(self, channel_id: int, guild_id: int | None, host: Seat, game: str,
-                       options: dict[str, Any], ai_policy: str = "baseline") -> GameRow:
+                       options: dict[str, Any], ai_policy: str = "baseline",
+                       interaction_id: str | None = None) -> GameRow:
         try:
             ruleset = get(game)
         except KeyError as err:
@@ -235,7 +249,7 @@ class GameService:
             option, problem = first_problem(err)
             raise RuleError("E_BAD_OPTION", option=option, problem=problem) from err
         lobby = Lobby(game=ruleset.name, options=chosen, seats=[host], ai_policy=ai_policy, clock=clock)
-        async with self.lock(channel_id):
+        async with self._command(channel_id, interaction_id):
             try:
                 return await self.store.create_game(channel_id, guild_id, ruleset.name, host.id,
                                                     self.seed_source(), lobby.model_dump(mode="json"),
@@ -252,8 +266,8 @@ class GameService:
         ruleset = get(game.ruleset)
         return game, lobby_of(game), ruleset
 
-    async def join(self, channel_id: int, seat: Seat) -> GameRow:
-        async with self.lock(channel_id):
+    async def join(self, channel_id: int, seat: Seat, interaction_id: str | None = None) -> GameRow:
+        async with self._command(channel_id, interaction_id):
             game, lobby, ruleset = await self._lobby(channel_id)
             if any(s.id == seat.id for s in lobby.seats):
                 raise RuleError("E_ALREADY_JOINED")
@@ -263,8 +277,8 @@ class GameService:
             lobby.seats.append(seat)
             return await self.store.update_game(game, lobby=lobby.model_dump(mode="json"))
 
-    async def add_ai(self, channel_id: int, by: int) -> GameRow:
-        async with self.lock(channel_id):
+    async def add_ai(self, channel_id: int, by: int, interaction_id: str | None = None) -> GameRow:
+        async with self._command(channel_id, interaction_id):
             game, lobby, ruleset = await self._lobby(channel_id)
             if by != game.host_id:
                 raise RuleError("E_NOT_HOST", host=mention(game.host_id))
@@ -278,9 +292,9 @@ class GameService:
             lobby.seats.append(Seat(id=ai_id, name=name, ai=True))
             return await self.store.update_game(game, lobby=lobby.model_dump(mode="json"))
 
-    async def leave(self, channel_id: int, user_id: int) -> GameRow | None:
+    async def leave(self, channel_id: int, user_id: int, interaction_id: str | None = None) -> GameRow | None:
         """Leave a lobby; the host's seat passes to the next human, and an empty lobby closes."""
-        async with self.lock(channel_id):
+        async with self._command(channel_id, interaction_id):
             game, lobby, _ = await self._lobby(channel_id)
             if not any(s.id == user_id for s in lobby.seats):
                 raise RuleError("E_NOT_PLAYER")
@@ -303,9 +317,9 @@ class GameService:
             raise player_count_error(lobby.options.get("mode", ruleset.name), low, high, len(lobby.seats))
         return game, lobby, ruleset
 
-    async def start(self, channel_id: int, by: int) -> Outcome:
+    async def start(self, channel_id: int, by: int, interaction_id: str | None = None) -> Outcome:
         """Seat the players in random order and deal; AI seats then play until a human must decide."""
-        async with self.lock(channel_id):
+        async with self._command(channel_id, interaction_id):
             game, lobby, ruleset = await self.check_start(channel_id, by)
             options = ruleset.options_model.model_validate(lobby.options)
             seats = list(lobby.seats)
@@ -320,8 +334,8 @@ class GameService:
             await self._after(outcome, lobby)
             return outcome
 
-    async def abandon(self, channel_id: int, by: int, moderator: bool) -> GameRow:
-        async with self.lock(channel_id):
+    async def abandon(self, channel_id: int, by: int, moderator: bool, interaction_id: str | None = None) -> GameRow:
+        async with self._command(channel_id, interaction_id):
             game = await self.live(channel_id)
             if by != game.host_id and not moderator:
                 raise RuleError("E_NOT_HOST", host=mention(game.host_id))
@@ -341,7 +355,7 @@ class GameService:
         rules.
         """
         async with self.lock(channel_id):
-            if interaction_id is not None and await self.store.action_by_interaction(interaction_id) is not None:
+            if interaction_id is not None and await self.store.seen(interaction_id):
                 game, state = await self.current(channel_id)
                 return Outcome(game=game, ruleset=get(game.ruleset), state=state, duplicate=True)
             game = await self.live(channel_id)
@@ -612,11 +626,12 @@ class GameService:
         if user_id not in outcome.ruleset.alive(outcome.state):
             raise RuleError("E_ELIMINATED")
 
-    async def vacation(self, channel_id: int, user_id: int, days: int) -> tuple[Outcome, float]:
+    async def vacation(self, channel_id: int, user_id: int, days: int,
+                       interaction_id: str | None = None) -> tuple[Outcome, float]:
         """Stretch the seat's deadlines for `days` (1–14); returns when the vacation ends."""
         if not 1 <= days <= MAX_VACATION_DAYS:
             raise RuleError("E_VACATION_DAYS", most=MAX_VACATION_DAYS)
-        async with self.lock(channel_id):
+        async with self._command(channel_id, interaction_id):
             outcome, lobby = await self._running(channel_id)
             self._playing_human(outcome, lobby, user_id)
             now = self.clock()
@@ -630,10 +645,10 @@ class GameService:
             await self._rewind(outcome, lobby, user_id)
             return outcome, until
 
-    async def back(self, channel_id: int, user_id: int) -> Outcome:
+    async def back(self, channel_id: int, user_id: int, interaction_id: str | None = None) -> Outcome:
         """End an absence or a vacation: the player decides again, with what was left of the clock (a decision
         that came to them while away gets a whole one)."""
-        async with self.lock(channel_id):
+        async with self._command(channel_id, interaction_id):
             outcome, lobby = await self._running(channel_id)
             self._playing_human(outcome, lobby, user_id)
             status = lobby.status.get(user_id)
@@ -646,9 +661,9 @@ class GameService:
             await self._rewind(outcome, lobby, user_id)
             return outcome
 
-    async def pause(self, channel_id: int, by: int, moderator: bool) -> Outcome:
+    async def pause(self, channel_id: int, by: int, moderator: bool, interaction_id: str | None = None) -> Outcome:
         """Stop every clock until `resume`; players may still play, without deadlines (ruling 16)."""
-        async with self.lock(channel_id):
+        async with self._command(channel_id, interaction_id):
             outcome, lobby = await self._running(channel_id)
             self._host_only(outcome, lobby, by, moderator)
             if lobby.paused is not None:
@@ -660,9 +675,9 @@ class GameService:
             self._forget_clocks(outcome.game.id)
             return outcome
 
-    async def resume(self, channel_id: int, by: int, moderator: bool) -> Outcome:
+    async def resume(self, channel_id: int, by: int, moderator: bool, interaction_id: str | None = None) -> Outcome:
         """Restart the clocks where they stopped."""
-        async with self.lock(channel_id):
+        async with self._command(channel_id, interaction_id):
             outcome, lobby = await self._running(channel_id)
             self._host_only(outcome, lobby, by, moderator)
             if lobby.paused is None:
@@ -680,11 +695,12 @@ class GameService:
             await self._after(outcome, lobby)
             return outcome
 
-    async def set_deadline(self, channel_id: int, by: int, moderator: bool, hours: float | None) -> Outcome:
+    async def set_deadline(self, channel_id: int, by: int, moderator: bool, hours: float | None,
+                           interaction_id: str | None = None) -> Outcome:
         """Change the turn deadline (None: off); running clocks restart with the new length."""
         if hours is not None and not MIN_DEADLINE_HOURS <= hours <= MAX_DEADLINE_HOURS:
             raise RuleError("E_DEADLINE_RANGE", low=int(MIN_DEADLINE_HOURS), high=int(MAX_DEADLINE_HOURS))
-        async with self.lock(channel_id):
+        async with self._command(channel_id, interaction_id):
             outcome, lobby = await self._running(channel_id)
             self._host_only(outcome, lobby, by, moderator)
             lobby.clock = lobby.clock.model_copy(update={"turn_hours": hours})
@@ -692,9 +708,10 @@ class GameService:
             await self._rewind(outcome, lobby)
             return outcome
 
-    async def kick(self, channel_id: int, by: int, moderator: bool, target: int) -> Outcome:
+    async def kick(self, channel_id: int, by: int, moderator: bool, target: int,
+                   interaction_id: str | None = None) -> Outcome:
         """Remove a seat from the game; the rules decide what happens to its pieces (RISK-DIG-30, DIG-50)."""
-        async with self.lock(channel_id):
+        async with self._command(channel_id, interaction_id):
             outcome, lobby = await self._running(channel_id)
             self._host_only(outcome, lobby, by, moderator)
             assert outcome.state is not None
@@ -707,9 +724,10 @@ class GameService:
             await self._after(outcome, lobby)
             return outcome
 
-    async def replace(self, channel_id: int, by: int, moderator: bool, old: int, new: Seat) -> Outcome:
+    async def replace(self, channel_id: int, by: int, moderator: bool, old: int, new: Seat,
+                      interaction_id: str | None = None) -> Outcome:
         """A substitute takes over a human seat: its pieces, cards and turn (the record logs the swap)."""
-        async with self.lock(channel_id):
+        async with self._command(channel_id, interaction_id):
             outcome, lobby = await self._running(channel_id)
             self._host_only(outcome, lobby, by, moderator)
             assert outcome.state is not None
@@ -739,10 +757,10 @@ class GameService:
         seat = lobby.seat(seat_id)
         return seat.name if seat else f"<@{seat_id}>"
 
-    async def vote(self, channel_id: int, user_id: int, kind: str) -> VoteTally:
+    async def vote(self, channel_id: int, user_id: int, kind: str, interaction_id: str | None = None) -> VoteTally:
         """Vote to end the game as a draw, or by surrender to the leader; it carries when every remaining
         human agrees. `withdraw` takes back the user's votes."""
-        async with self.lock(channel_id):
+        async with self._command(channel_id, interaction_id):
             outcome, lobby = await self._running(channel_id)
             self._playing_human(outcome, lobby, user_id)
             assert outcome.state is not None

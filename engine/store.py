@@ -7,8 +7,9 @@ import contextlib
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -73,7 +74,20 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, user_id)
     );
     """,
+    # 4: every command is applied once per interaction: the ids of those that changed something besides the log
+    """
+    CREATE TABLE interactions (
+        id TEXT PRIMARY KEY,
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX interactions_age ON interactions(created_at);
+    """,
 )
+INTERACTIONS_KEPT = 7 * 86400.0
+"""How long a command's interaction id is remembered: Discord re-delivers an interaction within minutes."""
+
+_COMMAND: ContextVar[list[str] | None] = ContextVar("command", default=None)
+"""The interaction id that the current command's first write transaction records (see `Store.command`)."""
 
 
 class StoreError(Exception):
@@ -198,6 +212,7 @@ class Store:
         store = cls(db, clock)
         try:
             await store.migrate()
+            await store.forget_interactions()
         except BaseException:
             await db.close()  # an open connection's thread would keep the process alive
             raise
@@ -205,6 +220,28 @@ class Store:
 
     async def close(self) -> None:
         await self._db.close()
+
+    @contextmanager
+    def command(self, interaction_id: str | None) -> Iterator[None]:
+        """Within this block, the first write transaction also records `interaction_id`, so a second delivery of
+        the interaction finds it (`seen`) and the change is never applied twice; DuplicateInteraction if it is
+        recorded already."""
+        token = _COMMAND.set([interaction_id] if interaction_id is not None else None)
+        try:
+            yield
+        finally:
+            _COMMAND.reset(token)
+
+    async def seen(self, interaction_id: str) -> bool:
+        """Whether a command or an action of this interaction was applied already."""
+        row = await self._one("SELECT 1 FROM interactions WHERE id = ? UNION ALL SELECT 1 FROM actions "
+                              "WHERE interaction_id = ? LIMIT 1", (interaction_id, interaction_id))
+        return row is not None
+
+    async def forget_interactions(self) -> None:
+        """Drop the interaction ids older than Discord could deliver again."""
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM interactions WHERE created_at < ?", (self._clock() - INTERACTIONS_KEPT,))
 
     async def _one(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
         """The first row of a query, in one round trip to the database thread."""
@@ -241,7 +278,16 @@ class Store:
         async with self._write:
             try:
                 yield self._db
+                command = _COMMAND.get()
+                if command:
+                    try:
+                        await self._db.execute("INSERT INTO interactions (id, created_at) VALUES (?, ?)",
+                                               (command[0], self._clock()))
+                    except sqlite3.IntegrityError as err:
+                        raise DuplicateInteraction(command[0]) from err
                 await self._db.commit()
+                if command:
+                    command.clear()  # recorded: the command's later writes need not record it again
             except sqlite3.OperationalError as err:
                 await self._rollback()
                 raise StoreUnavailable(str(err)) from err
@@ -353,13 +399,6 @@ class Store:
         return replace(game, state=state, status=status, version=game.version + 1, updated_at=now)
 
     # -- the action log
-
-    async def action_by_interaction(self, interaction_id: str) -> ActionRow | None:
-        row = await self._one(
-            "SELECT game_id, seq, actor, action, events, interaction_id, created_at FROM actions "
-            "WHERE interaction_id = ?", (interaction_id,),
-        )
-        return _action(row) if row else None
 
     async def actions(self, game_id: int, offset: int = 0, limit: int = 1_000_000) -> list[ActionRow]:
         rows = await self._all(

@@ -318,3 +318,29 @@ async def test_a_game_keeps_the_dice_of_its_schema_and_its_record_replays(servic
     record = await service.record(CHANNEL)
     assert record.schema_version == schema
     assert replay(get("risk"), record)[0] == state
+
+
+async def test_every_table_command_is_applied_once_per_interaction(service: GameService) -> None:
+    """Each lobby and table command, delivered twice with one interaction id, changes the game once."""
+    calls = [
+        ("new", lambda i: service.new_game(CHANNEL, 1, seat(ALICE), "risk", {"setup": "random_deal",
+                                                                             "setup_placement": "bulk_sequential"},
+                                           interaction_id=i)),
+        ("join", lambda i: service.join(CHANNEL, seat(BOB), interaction_id=i)),
+        ("add-ai", lambda i: service.add_ai(CHANNEL, ALICE, interaction_id=i)),
+        ("start", lambda i: service.start(CHANNEL, ALICE, interaction_id=i)),
+        ("vacation", lambda i: service.vacation(CHANNEL, BOB, 2, interaction_id=i)),
+        ("back", lambda i: service.back(CHANNEL, BOB, interaction_id=i)),
+        ("pause", lambda i: service.pause(CHANNEL, ALICE, False, interaction_id=i)),
+        ("resume", lambda i: service.resume(CHANNEL, ALICE, False, interaction_id=i)),
+        ("deadline", lambda i: service.set_deadline(CHANNEL, ALICE, False, 5.0, interaction_id=i)),
+        ("vote", lambda i: service.vote(CHANNEL, BOB, "draw", interaction_id=i)),
+        ("replace", lambda i: service.replace(CHANNEL, ALICE, False, BOB, seat(CAROL), interaction_id=i)),
+        ("kick", lambda i: service.kick(CHANNEL, ALICE, False, CAROL, interaction_id=i)),
+        ("abandon", lambda i: service.abandon(CHANNEL, ALICE, False, interaction_id=i)),
+    ]
+    for name, call in calls:
+        await call(f"interaction-{name}")
+        game = await service.store.latest_game(CHANNEL)
+        assert await code_of(call(f"interaction-{name}")) == "E_DUPLICATE", name
+        assert await service.store.latest_game(CHANNEL) == game, f"{name} changed the game twice"
