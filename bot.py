@@ -75,6 +75,8 @@ class Settings(BaseSettings):
     rate_limit_burst: int = Field(default=8, ge=1)
     max_games_per_server: int = Field(default=25, ge=1)
     """Games in lobby or running at once in one server."""
+    max_lobbies_per_member: int = Field(default=3, ge=1)
+    """Open lobbies (games not started yet) one member may host in one server at once."""
     discord_api_base: str | None = None
     """Test only: the REST base URL of a fake Discord server."""
     discord_gateway_url: str | None = None
@@ -109,7 +111,8 @@ class GameMasterBot(commands.Bot):
             return replay_gif(frames) if frames and has_board(frames[0][0].game) else None
 
         self.service = GameService(self.store, renderer=render, animator=animate,
-                                   max_games_per_guild=self.settings.max_games_per_server)
+                                   max_games_per_guild=self.settings.max_games_per_server,
+                                   max_lobbies_per_member=self.settings.max_lobbies_per_member)
         self.tree.on_error = on_app_command_error
         for extension in EXTENSIONS:
             await self.load_extension(extension)

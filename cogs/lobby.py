@@ -29,7 +29,7 @@ from cogs.guard import Guarded
 from engine.core.errors import RuleError
 from engine.core.i18n import inert, mention, msg, translate
 from engine.games import get
-from engine.service import lobby_of
+from engine.service import LOBBY_DAYS, lobby_of
 from engine.table import MAX_DEADLINE_HOURS, MAX_VACATION_DAYS, MIN_DEADLINE_HOURS, Lobby, winners_of
 
 OPTION_NAMES = {"setup_placement": "placement", "fortify_mode": "fortify"}
@@ -101,7 +101,8 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
                                                      interaction_id=str(interaction.id))
         title = get(row.ruleset).title
         await reply(interaction, translate("lobby.created", locale_of(interaction), host=interaction.user.mention,
-                                           game=title, options=self.summary(row.lobby["options"])))
+                                           game=title, options=self.summary(row.lobby["options"]),
+                                           closes=timestamp(row.created_at + LOBBY_DAYS * 86400)))
 
     @app_commands.command(name="join", description="Take a seat in this channel's game")
     @app_commands.describe(colour="The colour you would like (a free one is given if it is taken)")

@@ -29,6 +29,7 @@ from engine.store import (
     DuplicateInteraction,
     GameRow,
     GuildFull,
+    HostFull,
     Store,
     StoreUnavailable,
     TimerRow,
@@ -51,6 +52,8 @@ log = logging.getLogger("gamemaster.service")
 AI_NAMES = ("Ada", "Björn", "Chiyo", "Dmitri", "Eun-ji", "Farah")
 MAX_AI_STEPS = 100_000
 """A safety valve: AI seats answering one command (an all-AI game plays out whole) stop after this many."""
+LOBBY_DAYS = 7
+"""A lobby that has not started after this many days closes, with a notice."""
 RECENT = 400
 """How many logged actions to scan for the last turn's events."""
 
@@ -79,7 +82,8 @@ class Alarm:
     """A timer that went off: a reminder, or a deadline the seat missed (and what was done about it)."""
 
     kind: str
-    """"reminder", "timeout" (a stand-in played this decision) or "absent" (it plays on until /game back)."""
+    """"reminder", "timeout" (a stand-in played this decision), "absent" (it plays on until /game back), or
+    "expired" (a lobby that never started was closed; `player` is its host)."""
     player: int
     outcome: Outcome
     due: float
@@ -160,9 +164,12 @@ class GameService:
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
                  seed_source: Callable[[], int] = lambda: secrets.randbits(63),
                  renderer: Renderer | None = None, animator: Animator | None = None,
-                 max_games_per_guild: int | None = None, state_cache_size: int = 1024) -> None:
+                 max_games_per_guild: int | None = None, max_lobbies_per_member: int | None = None,
+                 state_cache_size: int = 1024) -> None:
         self.store = store
         self.max_games_per_guild = max_games_per_guild
+        self.max_lobbies_per_member = max_lobbies_per_member
+        """Open lobbies one member may host in a server at once."""
         self.state_cache_size = state_cache_size
         """How many games' parsed states stay in memory (the most recently used)."""
         self.renderer = renderer
@@ -251,13 +258,19 @@ class GameService:
         lobby = Lobby(game=ruleset.name, options=chosen, seats=[host], ai_policy=ai_policy, clock=clock)
         async with self._command(channel_id, interaction_id):
             try:
-                return await self.store.create_game(channel_id, guild_id, ruleset.name, host.id,
-                                                    self.seed_source(), lobby.model_dump(mode="json"),
-                                                    max_live=self.max_games_per_guild)
+                row = await self.store.create_game(channel_id, guild_id, ruleset.name, host.id,
+                                                   self.seed_source(), lobby.model_dump(mode="json"),
+                                                   max_live=self.max_games_per_guild,
+                                                   max_hosted=self.max_lobbies_per_member,
+                                                   expires_at=self.clock() + LOBBY_DAYS * 86400)
             except ChannelBusy as err:
                 raise RuleError("E_CHANNEL_BUSY") from err
             except GuildFull as err:
                 raise RuleError("E_TOO_MANY_GAMES", most=self.max_games_per_guild) from err
+            except HostFull as err:
+                raise RuleError("E_TOO_MANY_LOBBIES", most=self.max_lobbies_per_member) from err
+            self._timers_changed()
+            return row
 
     async def _lobby(self, channel_id: int) -> tuple[GameRow, Lobby, Ruleset]:
         game = await self.live(channel_id)
@@ -328,6 +341,8 @@ class GameService:
             lobby.seats = lobby.first_seats = seats
             game = await self.store.update_game(game, lobby=lobby.model_dump(mode="json"),
                                                 state=state.model_dump_json(), status="running")
+            await self.store.delete_timers(game.id)  # the lobby's expiry
+            self._forget_clocks(game.id)
             outcome = Outcome(game=game, ruleset=ruleset, state=state,
                               steps=[Step(seq=0, actor=0, action=Action(type="start", player=by), events=events,
                                           ai=False)])
@@ -520,9 +535,12 @@ class GameService:
         rows: list[tuple[str, float, dict[str, Any]]] = [("deadline", due, {"due": due})]
         rows += [("reminder", due - length * (1 - f), {"due": due}) for f in REMINDERS if due - length * (1 - f) > now]
         await self.store.add_timers(game_id, player, rows)
+        self._timers_changed()
+        return due
+
+    def _timers_changed(self) -> None:
         if self._on_timers is not None:
             self._on_timers()
-        return due
 
     async def _rewind(self, outcome: Outcome, lobby: Lobby, player: int | None = None) -> None:
         """Restart clocks from scratch: one seat's, or every seat's."""
@@ -554,6 +572,8 @@ class GameService:
             game = await self.store.game(timer.game_id)
             if game is None or timer.id not in {t.id for t in await self.store.timers(game.id)}:
                 return None  # disarmed or handled meanwhile
+            if timer.kind == "expiry":
+                return await self._expire(game, timer)
             lobby = lobby_of(game)
             try:
                 state = self.state_of(game) if game.status == "running" and lobby.paused is None else None
@@ -587,8 +607,19 @@ class GameService:
             return Alarm(kind="absent" if newly_absent else "timeout", player=timer.player, outcome=outcome,
                          due=due)
 
+    async def _expire(self, game: GameRow, timer: TimerRow) -> Alarm | None:
+        """Close a lobby that never started (LOBBY_DAYS after it opened)."""
+        await self.store.delete_timer(timer.id)
+        if game.status != "lobby":
+            return None
+        game = await self.store.update_game(game, status="abandoned")
+        return Alarm(kind="expired", player=game.host_id, outcome=Outcome(game=game, ruleset=get(game.ruleset),
+                                                                          state=None), due=timer.due_at)
+
     async def resume_all(self) -> list[Outcome]:
         """After a restart, let AI seats finish every decision that is theirs (a crash may have cut them off)."""
+        for lobby in await self.store.lobbies_without_expiry():  # opened before lobbies expired
+            await self.store.add_timers(lobby.id, 0, [("expiry", lobby.created_at + LOBBY_DAYS * 86400, {})])
         outcomes: list[Outcome] = []
         for game in await self.store.running_games():
             async with self.lock(game.channel_id):

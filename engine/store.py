@@ -102,6 +102,10 @@ class GuildFull(StoreError):
     """The server already runs as many live games as it may."""
 
 
+class HostFull(StoreError):
+    """The member already hosts as many open lobbies in the server as they may."""
+
+
 class VersionConflict(StoreError):
     """The game changed since it was read: the optimistic check failed."""
 
@@ -324,25 +328,41 @@ class Store:
     async def running_games(self) -> list[GameRow]:
         return [_game(r) for r in await self._all(f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running'")]
 
+    async def lobbies_without_expiry(self) -> list[GameRow]:
+        """Open lobbies with no expiry timer (opened before lobbies expired)."""
+        return [_game(r) for r in await self._all(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'lobby' AND NOT EXISTS "
+            "(SELECT 1 FROM timers WHERE timers.game_id = games.id AND timers.kind = 'expiry')")]
+
     async def create_game(
         self, channel_id: int, guild_id: int | None, ruleset: str, host_id: int, seed: int, lobby: dict[str, Any],
-        max_live: int | None = None,
+        max_live: int | None = None, max_hosted: int | None = None, expires_at: float | None = None,
     ) -> GameRow:
-        """Open a lobby; with `max_live`, only while the server has fewer live games (checked in the insert)."""
+        """Open a lobby. With `max_live`, only while the server has fewer live games, and with `max_hosted`, only
+        while the host has fewer open lobbies in it (both checked in the insert itself); with `expires_at`, a
+        timer (kind "expiry") closes the lobby then if it has not started."""
         now = self._clock()
         try:
             async with self.transaction() as db:
                 cur = await db.execute(
                     "INSERT INTO games (channel_id, guild_id, ruleset, status, host_id, seed, lobby, version, "
                     "created_at, updated_at) SELECT ?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ? "
-                    "WHERE ? IS NULL OR ? IS NULL OR (SELECT COUNT(*) FROM games WHERE guild_id = ? "
-                    "AND status IN ('lobby', 'running')) < ?",
+                    "WHERE (? IS NULL OR ? IS NULL OR (SELECT COUNT(*) FROM games WHERE guild_id = ? "
+                    "AND status IN ('lobby', 'running')) < ?) AND (? IS NULL OR ? IS NULL OR (SELECT COUNT(*) "
+                    "FROM games WHERE guild_id = ? AND host_id = ? AND status = 'lobby') < ?)",
                     (channel_id, guild_id, ruleset, host_id, seed, json.dumps(lobby), now, now,
-                     guild_id, max_live, guild_id, max_live),
+                     guild_id, max_live, guild_id, max_live, guild_id, max_hosted, guild_id, host_id, max_hosted),
                 )
                 if cur.rowcount != 1:
+                    hosted = await self._one("SELECT COUNT(*) FROM games WHERE guild_id = ? AND host_id = ? "
+                                             "AND status = 'lobby'", (guild_id, host_id))
+                    if max_hosted is not None and hosted[0] >= max_hosted:
+                        raise HostFull(f"member {host_id} hosts {max_hosted} lobbies in guild {guild_id}")
                     raise GuildFull(f"guild {guild_id} has {max_live} live games")
                 game_id = cur.lastrowid
+                if expires_at is not None:
+                    await db.execute("INSERT INTO timers (game_id, kind, due_at, payload, player) "
+                                     "VALUES (?, 'expiry', ?, '{}', 0)", (game_id, expires_at))
         except sqlite3.IntegrityError as err:
             raise ChannelBusy("this channel already has a game") from err
         row = await self.game(int(game_id or 0))

@@ -35,7 +35,7 @@ def pending_member(members: list[dict], player: int) -> dict:
 async def test_the_turn_ping_carries_a_discord_timestamp_deadline(h: DispatchHarness) -> None:
     before = time.time()
     members = await start_game(h, "Ada", "Bo", "Cy")
-    posted = " ".join(m.content for m in h.messages(h.world.channel["id"]))
+    posted = " ".join(m.content for m in h.messages(h.world.channel["id"]) if "(deadline <t:" in m.content)
     stamp = TIMESTAMP.search(posted)
     assert stamp, posted
     assert before + 24 * 3600 - 5 <= int(stamp.group(1)) <= time.time() + 24 * 3600 + 5
@@ -218,6 +218,17 @@ async def test_a_missed_deadline_is_announced_by_the_timers_cog(h: DispatchHarne
     [notice] = await posted(h, "ran out of time")
     assert f"<@{player}>" in notice and "completed in the least harmful way" in notice
     assert (await state_of(h)).seq > before  # the decision was played for them
+
+
+async def test_a_lobby_that_never_starts_closes_with_a_notice(h: DispatchHarness) -> None:
+    ada = h.add_member("Ada")
+    opened = await h.slash("game", "new", options={"game": "risk"}, user=ada)
+    assert "the lobby closes <t:" in opened.content
+    await due_now(h, "expiry")
+    [notice] = await posted(h, "never started")
+    assert "closed after 7 days" in notice and f"<@{uid(ada)}>" in notice
+    assert await h.bot.service.store.live_game(channel_id(h)) is None  # type: ignore[attr-defined]
+    assert not (await h.slash("game", "new", options={"game": "risk"}, user=ada)).ephemeral
 
 
 @pytest.mark.rule("RISK-OPT-8", "RISK-OPT-9", "RISK-OPT-10", "RISK-OPT-11")

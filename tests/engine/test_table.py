@@ -147,6 +147,47 @@ async def test_deadline_off_arms_nothing(table: Table) -> None:
     assert await table.deadlines() == {pid: table.clock.now + 2 * HOUR}
 
 
+async def test_a_lobby_that_never_starts_expires_after_seven_days(table: Table) -> None:
+    await table.service.new_game(CHANNEL, GUILD, seat(ALICE), "risk", {})
+    assert await table.tick(7 * DAY - HOUR) == []
+    [expired] = await table.tick(HOUR)
+    assert (expired.kind, expired.player, expired.outcome.game.status) == ("expired", ALICE, "abandoned")
+    assert await table.service.store.live_game(CHANNEL) is None
+
+
+async def test_a_started_game_does_not_expire(table: Table) -> None:
+    await three_humans(table.service)
+    assert [t.kind for t in await table.service.store.timers((await table.service.live(CHANNEL)).id)
+            if t.kind == "expiry"] == []
+    await table.service.act(CHANNEL, pending_player(await table.state()), {"type": "resign"})
+    assert "expired" not in [a.kind for a in await table.tick(8 * DAY)]
+
+
+async def test_a_lobby_opened_before_expiry_existed_gets_its_timer_at_start_up(table: Table) -> None:
+    game = await table.service.new_game(CHANNEL, GUILD, seat(ALICE), "risk", {})
+    await table.service.store.delete_timers(game.id)
+    await table.service.resume_all()
+    [timer] = await table.service.store.timers(game.id)
+    assert (timer.kind, timer.due_at) == ("expiry", game.created_at + 7 * DAY)
+
+
+async def test_one_member_may_host_only_a_few_open_lobbies(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "bot.sqlite3")
+    service = GameService(store, seed_source=lambda: 42, max_games_per_guild=25, max_lobbies_per_member=3)
+    try:
+        for channel in range(3):
+            await service.new_game(channel, GUILD, seat(ALICE), "risk", {})
+        assert await code_of(service.new_game(3, GUILD, seat(ALICE), "risk", {})) == "E_TOO_MANY_LOBBIES"
+        await service.new_game(3, GUILD + 1, seat(ALICE), "risk", {})  # another server counts on its own
+        await service.new_game(4, GUILD, seat(BOB), "risk", {})  # and so does another member
+        await service.join(0, seat(BOB))
+        await service.join(0, seat(CAROL))
+        await service.start(0, ALICE)  # a started game is no longer an open lobby
+        await service.new_game(5, GUILD, seat(ALICE), "risk", {})
+    finally:
+        await store.close()
+
+
 # ---------------------------------------------------------------- vacation and pause
 
 
