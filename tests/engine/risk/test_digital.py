@@ -409,8 +409,8 @@ def test_skip_mode_places_round_robin_on_borders_and_ends_turn() -> None:
     s = position(owner=owner, pool=4, timeout_action="skip", armies={"indonesia": 9})
     acts = RULESET.timeout_actions(s, P1)
     assert acts == RULESET.timeout_actions(s, P1)  # deterministic
-    assert acts[-1] == A.EndTurn(player=P1)
-    assert {type(a) for a in acts} == {A.Place, A.EndTurn}  # no attack, no fortify
+    # One command for the whole spread, then the end of the turn: no attack, no fortify.
+    assert acts == [A.Deploy(player=P1, placements={"venezuela": 2, "argentina": 1, "siam": 1}), A.EndTurn(player=P1)]
     # The same choice whatever the dice state.
     assert RULESET.timeout_actions(position(owner=owner, pool=4, seed=99, armies={"indonesia": 9}), P1) == acts
     end, _, events = auto_turn(s, P1)
