@@ -334,7 +334,7 @@ class _Apply:
             for t, n in self.validated_plan(a, s.pool).items():
                 self.do_place(A.Place(player=a.player, territory=t, count=n))
                 if s.phase is Phase.GAME_OVER:
-                    return  # a placement completed a mission: the rest is not placed (RISK-WIN-29)
+                    return  # a placement completed a mission: the rest stays in the pool (RISK-WIN-29)
             return
         placements = self.validated_plan(a, s.setup_left[a.player])
         for t, n in placements.items():
@@ -813,7 +813,8 @@ class _Apply:
         return False
 
     def win(self, pid: int, reason: str) -> None:
-        self.set(phase=Phase.GAME_OVER, winner=pid, interrupt=None, pool=0)
+        """Game over at once (RISK-WIN-29): pending decisions go, the armies still to place stay in `pool`."""
+        self.set(phase=Phase.GAME_OVER, winner=pid, interrupt=None)
         self.emit(trusted(E.GameWon, player=pid, reason=reason, missions=dict(self.s.missions)))
 
 
