@@ -43,6 +43,8 @@ def check_invariants(s: WQState, before: WQState | None) -> None:
         assert decisions == [] and s.winners is not None
     else:
         assert len(decisions) == 1 and decisions[0].player == s.current
+        if decisions[0].kind in ("setup_deploy", "reinforce", "reward"):
+            assert decisions[0].detail["men"] > 0, "a prompt asks to place 0 men"
         assert s.player(s.current).status == "active"
     if before is not None and s.phase is not Phase.GAME_OVER:
         assert (s.round, s.seq) > (before.round, before.seq), "the game moves on"
