@@ -27,8 +27,9 @@ from cogs.common import (
 )
 from cogs.guard import Guarded
 from engine.core.errors import RuleError
-from engine.core.i18n import translate
+from engine.core.i18n import inert, mention, msg, translate
 from engine.games import get
+from engine.service import lobby_of
 from engine.table import MAX_DEADLINE_HOURS, MAX_VACATION_DAYS, MIN_DEADLINE_HOURS, Lobby, winners_of
 
 OPTION_NAMES = {"setup_placement": "placement", "fortify_mode": "fortify"}
@@ -106,7 +107,7 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
     @app_commands.choices(colour=COLOURS)
     async def join(self, interaction: discord.Interaction, colour: str | None = None) -> None:
         row = await service_of(interaction).join(interaction.channel_id or 0, seat_for(interaction.user, colour))
-        seats = Lobby.model_validate(row.lobby).seats
+        seats = lobby_of(row).seats
         await reply(interaction, translate("lobby.joined", locale_of(interaction), player=interaction.user.mention,
                                            n=len(seats)))
 
@@ -123,8 +124,8 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
     @app_commands.command(name="add-ai", description="Host only: add an AI player to the lobby")
     async def add_ai(self, interaction: discord.Interaction) -> None:
         row = await service_of(interaction).add_ai(interaction.channel_id or 0, interaction.user.id)
-        seat = Lobby.model_validate(row.lobby).seats[-1]
-        await reply(interaction, translate("lobby.ai_added", locale_of(interaction), name=seat.name))
+        seat = lobby_of(row).seats[-1]
+        await reply(interaction, translate("lobby.ai_added", locale_of(interaction), name=inert(seat.name)))
 
     @app_commands.command(name="start", description="Host only: seat everyone in random order and begin")
     async def start(self, interaction: discord.Interaction) -> None:
@@ -145,14 +146,14 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
     async def status(self, interaction: discord.Interaction) -> None:
         game, state = await service_of(interaction).current(interaction.channel_id or 0)
         locale = locale_of(interaction)
-        lobby = Lobby.model_validate(game.lobby)
+        lobby = lobby_of(game)
         ruleset = get(game.ruleset)
         lines = [translate("status.header", locale, game=ruleset.title, status=game.status,
                            host=who(game.host_id, state)),
                  translate("status.options", locale, options=self.summary(lobby.options))]
         if state is None:
             lines.append(translate("status.seats", locale, seats=", ".join(
-                s.name + (" 🤖" if s.ai else "") for s in lobby.seats)))
+                inert(s.name) + (" 🤖" if s.ai else "") for s in lobby.seats)))
         else:
             winners = winners_of(ruleset, state, lobby)
             if winners is not None:
@@ -175,8 +176,8 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         if clock.turn_hours is None:
             lines.append(translate("status.deadline_off", locale))
         else:
-            lines.append(translate("status.deadline", locale, hours=f"{clock.turn_hours:g}",
-                                   mode=f"@status.mode_{clock.timeout_action}", n=clock.absent_after))
+            lines.append(translate("status.deadline", locale, hours=clock.turn_hours,
+                                   mode=msg(f"status.mode_{clock.timeout_action}"), n=clock.absent_after))
         away = []
         for seat_id, status in lobby.status.items():
             if status.absent:
@@ -193,7 +194,7 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         service = service_of(interaction)
         game = await service.live(interaction.channel_id or 0)
         if interaction.user.id != game.host_id and not is_moderator(interaction):
-            raise RuleError("E_NOT_HOST", host=f"<@{game.host_id}>")
+            raise RuleError("E_NOT_HOST", host=mention(game.host_id))
         await reply(interaction, translate("abandon.confirm", locale_of(interaction)), ephemeral=True,
                     view=confirm_view("abandon", game.id))
 
@@ -241,11 +242,11 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
             return
         if tally.outcome is None:
             await reply(interaction, translate("table.vote", locale, player=interaction.user.mention,
-                                               kind=f"@vote.{choice}", votes=len(tally.voters),
+                                               kind=msg(f"vote.{choice}"), votes=len(tally.voters),
                                                needed=len(tally.needed)))
             return
         state = tally.outcome.state
-        lobby = Lobby.model_validate(tally.outcome.game.lobby)
+        lobby = lobby_of(tally.outcome.game)
         assert state is not None and lobby.result is not None
         winner = ", ".join(who(w, state) for w in lobby.result.winners)
         await reply(interaction, translate(f"table.vote_{choice}", locale, winner=winner))
@@ -290,7 +291,7 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         outcome = await service_of(interaction).set_deadline(interaction.channel_id or 0, interaction.user.id,
                                                              is_moderator(interaction), hours)
         locale = locale_of(interaction)
-        lead = (translate("table.deadline", locale, player=interaction.user.mention, hours=f"{hours:g}")
+        lead = (translate("table.deadline", locale, player=interaction.user.mention, hours=hours)
                 if hours is not None else translate("table.deadline_off", locale, player=interaction.user.mention))
         await respond(interaction, outcome, lead=lead)
 

@@ -12,7 +12,7 @@ from discord.ext import commands
 from cogs.common import MAX_CHOICES, check_options, game_state, locale_of, refuse, reply, respond, service_of, stale
 from cogs.guard import Guarded
 from engine.core.errors import RuleError
-from engine.core.i18n import translate
+from engine.core.i18n import msg, translate
 from engine.games.risk import RiskState
 from engine.games.risk.mapdata import classic
 from engine.games.risk.names import matches, normalise, resolve
@@ -258,7 +258,7 @@ class RiskCog(commands.GroupCog, group_name="risk", group_description="Play clas
         if me.status != "active":
             raise RuleError("E_ELIMINATED")
         if me.id != state.current:  # the menu is offered only to whoever may trade (the rules check again)
-            raise RuleError("E_NOT_YOUR_TURN", player=state.name(state.current), phase=f"@risk.phase.{state.phase}")
+            raise RuleError("E_NOT_YOUR_TURN", player=state.name(state.current), phase=msg(f"risk.phase.{state.phase}"))
         hand = state.hands.get(me.id, [])
         if len(hand) < 3:
             raise RuleError("E_SET_SIZE")

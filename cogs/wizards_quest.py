@@ -23,7 +23,7 @@ from cogs.common import (
 )
 from cogs.guard import Guarded
 from engine.core.errors import RuleError
-from engine.core.i18n import translate
+from engine.core.i18n import msg, translate
 from engine.games.wizards_quest import RULESET, WQState
 from engine.games.wizards_quest.legal import Field
 from engine.games.wizards_quest.names import label, matches, parse_placements
@@ -158,12 +158,12 @@ def card_text(card: str, locale: str) -> str:
     """A card as players read it: name, effect, and whether it carries a Boat Privilege."""
     kind = DATA.deck.card(card)
     boat = translate("wq.card.boat", locale) if DATA.deck.has_boat(card) else ""
-    return translate("wq.card.line", locale, name=kind.name, effect=f"@wq.card.{kind.code}", boat=boat)
+    return translate("wq.card.line", locale, name=kind.name, effect=msg(f"wq.card.{kind.code}"), boat=boat)
 
 
 def _hiding(s: WQState, pid: int, locale: str) -> list[tuple[str, str]]:
     """(name, value) of each treasure `pid` still has to hide; the value is `owner:kind`."""
-    return [(translate("wq.text.treasure", locale, owner=s.name(t.owner), kind=f"@wq.treasure.{t.kind}"),
+    return [(translate("wq.text.treasure", locale, owner=s.name(t.owner), kind=msg(f"wq.treasure.{t.kind}")),
              f"{t.owner}:{t.kind}") for t in s.treasures if t.hider == pid and t.location is None]
 
 

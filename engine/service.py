@@ -14,7 +14,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engine.core.errors import RuleError, player_count_error
+from engine.core.errors import RuleError, first_problem, player_count_error
+from engine.core.i18n import mention
 from engine.core.models import Action, Decision, Event, GameState, Seat
 from engine.core.play import ai_random
 from engine.core.record import GameRecord, apply_entry, start
@@ -28,7 +29,6 @@ from engine.store import (
     GameRow,
     GuildFull,
     Store,
-    StoreError,
     StoreUnavailable,
     TimerRow,
 )
@@ -113,6 +113,8 @@ class Outcome:
     state: GameState | None
     steps: list[Step] = field(default_factory=list)
     duplicate: bool = False
+    new_host: int | None = None
+    """Set when the host left the game and the host's powers passed to this seat."""
     deadlines: dict[int, float] = field(default_factory=dict)
     """When each pending human seat's clock runs out (epoch seconds)."""
 
@@ -143,10 +145,8 @@ def parse_state(game: GameRow) -> GameState:
         raise RuleError("E_NOT_STARTED")
     try:
         ruleset = get(game.ruleset)
-        newest = ruleset.state_model.model_fields["schema_version"].default
         saved = json.loads(game.state)
-        if isinstance(saved, dict) and isinstance(saved.get("schema_version"), int) and \
-                saved["schema_version"] > newest:
+        if isinstance(saved, dict) and ruleset.state_model.too_new(saved.get("schema_version")):
             raise RuleError("E_GAME_TOO_NEW")
         return ruleset.state_model.model_validate(saved)
     except (ValidationError, ValueError, KeyError) as err:
@@ -232,9 +232,8 @@ class GameService:
             chosen = ruleset.options_model.model_validate(own).model_dump(mode="json")
             clock = Clock.from_options({**options, **chosen})
         except ValidationError as err:
-            problem = err.errors()[0]
-            raise RuleError("E_BAD_OPTION", option=".".join(str(p) for p in problem["loc"]),
-                            problem=problem["msg"]) from err
+            option, problem = first_problem(err)
+            raise RuleError("E_BAD_OPTION", option=option, problem=problem) from err
         lobby = Lobby(game=ruleset.name, options=chosen, seats=[host], ai_policy=ai_policy, clock=clock)
         async with self.lock(channel_id):
             try:
@@ -253,9 +252,6 @@ class GameService:
         ruleset = get(game.ruleset)
         return game, lobby_of(game), ruleset
 
-    def _host_name(self, lobby: Lobby, host_id: int) -> str:
-        return next((s.name for s in lobby.seats if s.id == host_id), "the host")
-
     async def join(self, channel_id: int, seat: Seat) -> GameRow:
         async with self.lock(channel_id):
             game, lobby, ruleset = await self._lobby(channel_id)
@@ -271,7 +267,7 @@ class GameService:
         async with self.lock(channel_id):
             game, lobby, ruleset = await self._lobby(channel_id)
             if by != game.host_id:
-                raise RuleError("E_NOT_HOST", host=self._host_name(lobby, game.host_id))
+                raise RuleError("E_NOT_HOST", host=mention(game.host_id))
             _, most = ruleset.player_range(ruleset.options_model.model_validate(lobby.options))
             if len(lobby.seats) >= most:
                 raise RuleError("E_GAME_FULL", mode=lobby.options.get("mode", ruleset.name), max=most)
@@ -300,7 +296,7 @@ class GameService:
         """Raise the error `start` would give, without changing anything."""
         game, lobby, ruleset = await self._lobby(channel_id)
         if by != game.host_id:
-            raise RuleError("E_NOT_HOST", host=self._host_name(lobby, game.host_id))
+            raise RuleError("E_NOT_HOST", host=mention(game.host_id))
         options = ruleset.options_model.model_validate(lobby.options)
         low, high = ruleset.player_range(options)
         if not low <= len(lobby.seats) <= high:
@@ -328,8 +324,7 @@ class GameService:
         async with self.lock(channel_id):
             game = await self.live(channel_id)
             if by != game.host_id and not moderator:
-                lobby = lobby_of(game)
-                raise RuleError("E_NOT_HOST", host=self._host_name(lobby, game.host_id))
+                raise RuleError("E_NOT_HOST", host=mention(game.host_id))
             await self.store.update_game(game, status="abandoned")
             await self.store.delete_timers(game.id)
             self._forget_clocks(game.id)
@@ -375,9 +370,12 @@ class GameService:
                 return Outcome(game=game, ruleset=ruleset, state=state, duplicate=True)
             try:
                 status = lobby.status.get(user_id)
-                if status is not None and status.timeouts and not status.absent:
-                    status.timeouts = 0  # the count is of consecutive timeouts (RISK-DIG-48)
+                if status is not None and ((status.timeouts and not status.absent) or status.clock_left is not None):
+                    if not status.absent:
+                        status.timeouts = 0  # the count is of consecutive timeouts (RISK-DIG-48)
+                    status.clock_left = None  # the decision a vacation held is answered
                     await self._save_lobby(outcome, lobby)
+                await self._keep_a_host(outcome, lobby)
                 await self._after(outcome, lobby)
             except StoreUnavailable:  # the player's action is saved; AI seats go on at the next command
                 log.exception("game %s: storage failed after a %s", game.id, action.type)
@@ -402,6 +400,19 @@ class GameService:
         outcome.game = await self.store.update_game(game, lobby=lobby.model_dump(mode="json"), status=status)
         if outcome.state is not None:
             self._remember(game.id, outcome.game.version, outcome.state)
+
+    async def _keep_a_host(self, outcome: Outcome, lobby: Lobby) -> None:
+        """When the host is out of the game (resigned, kicked, eliminated), the next human still playing is host."""
+        state = outcome.state
+        if state is None or outcome.game.status != "running":
+            return
+        alive = set(outcome.ruleset.alive(state))
+        heir = next((s.id for s in lobby.seats if not s.ai and s.id in alive), None)
+        if outcome.game.host_id in alive or heir is None:
+            return
+        outcome.game = await self.store.update_game(outcome.game, host_id=heir)
+        outcome.new_host = heir
+        self._remember(outcome.game.id, outcome.game.version, state)
 
     async def _after(self, outcome: Outcome, lobby: Lobby) -> None:
         """After a command: AI seats and stand-ins play their decisions, then the seats' clocks are re-armed."""
@@ -483,8 +494,10 @@ class GameService:
                     continue
                 if player in armed:  # reminders without their deadline: start the clock cleanly
                     await self.store.delete_timers(game.id, player)
-                away = lobby.status_of(player).vacation_until or 0.0
-                deadline = armed[player] = await self._wind(game.id, player, max(now, away) + length, length)
+                status = lobby.status.get(player)
+                away = (status.vacation_until or 0.0) if status else 0.0
+                left = status.clock_left if status and status.clock_left is not None else length
+                deadline = armed[player] = await self._wind(game.id, player, max(now, away) + left, length)
             outcome.deadlines[player] = deadline
 
     async def _wind(self, game_id: int, player: int, due: float, length: float) -> float:
@@ -541,11 +554,17 @@ class GameService:
             due = float(timer.payload.get("due", timer.due_at))
             if timer.kind == "reminder":
                 await self.store.delete_timer(timer.id)
+                now = self.clock()
+                later = [t for t in await self.store.timers(game.id) if t.player == timer.player and
+                         t.kind == "reminder" and timer.due_at < t.due_at <= now]
+                if due <= now or later:
+                    return None  # after downtime: the timeout itself, or the latest reminder, says it
                 outcome.deadlines[timer.player] = due
                 return Alarm(kind="reminder", player=timer.player, outcome=outcome, due=due)
             await self._play_for(outcome, lobby, {timer.player})  # RISK-DIG-42: the stand-in plays it
             await self.store.delete_timers(game.id, timer.player)  # a decision of theirs that follows gets a new clock
             status = lobby.status_of(timer.player)
+            status.clock_left = None
             status.timeouts += decision.kind not in ruleset.reaction_kinds  # a missed defence: ruling 22
             newly_absent = not status.absent and status.timeouts >= lobby.clock.absent_after
             status.absent = status.absent or newly_absent  # RISK-DIG-48
@@ -565,7 +584,7 @@ class GameService:
                 try:
                     outcome = Outcome(game=fresh, ruleset=get(fresh.ruleset), state=self.state_of(fresh))
                     await self._after(outcome, lobby_of(fresh))  # clocks a crash left unarmed too
-                except (RuleError, StoreError):
+                except Exception:  # one damaged game must not keep the others, or the bot, from starting
                     log.exception("game %s could not resume; its channel is told when someone acts there", game.id)
                     continue
                 if outcome.steps:
@@ -582,7 +601,7 @@ class GameService:
 
     def _host_only(self, outcome: Outcome, lobby: Lobby, by: int, moderator: bool) -> None:
         if by != outcome.game.host_id and not moderator:
-            raise RuleError("E_NOT_HOST", host=self._host_name(lobby, outcome.game.host_id))
+            raise RuleError("E_NOT_HOST", host=mention(outcome.game.host_id))
 
     def _playing_human(self, outcome: Outcome, lobby: Lobby, user_id: int) -> None:
         """Refuse unless `user_id` is a human seat still in the game."""
@@ -600,21 +619,29 @@ class GameService:
         async with self.lock(channel_id):
             outcome, lobby = await self._running(channel_id)
             self._playing_human(outcome, lobby, user_id)
-            until = self.clock() + days * 86400
-            lobby.status_of(user_id).vacation_until = until
+            now = self.clock()
+            until = now + days * 86400
+            status = lobby.status_of(user_id)
+            running = (await self.deadlines(outcome.game)).get(user_id)
+            if running is not None and status.clock_left is None:
+                status.clock_left = max(0.0, running - max(now, status.vacation_until or 0.0))
+            status.vacation_until = until
             await self._save_lobby(outcome, lobby)
             await self._rewind(outcome, lobby, user_id)
             return outcome, until
 
     async def back(self, channel_id: int, user_id: int) -> Outcome:
-        """End an absence or a vacation: the player decides again, with a fresh clock."""
+        """End an absence or a vacation: the player decides again, with what was left of the clock (a decision
+        that came to them while away gets a whole one)."""
         async with self.lock(channel_id):
             outcome, lobby = await self._running(channel_id)
             self._playing_human(outcome, lobby, user_id)
             status = lobby.status.get(user_id)
             if status is None or not (status.absent or status.timeouts or status.vacation_until):
                 raise RuleError("E_NOT_AWAY")
-            lobby.status.pop(user_id)
+            held = lobby.status.pop(user_id).clock_left
+            if held is not None:
+                lobby.status_of(user_id).clock_left = held
             await self._save_lobby(outcome, lobby)
             await self._rewind(outcome, lobby, user_id)
             return outcome
@@ -676,6 +703,7 @@ class GameService:
             action = outcome.ruleset.parse_action({"type": "remove", "target": target, "player": by})
             new_state, events = outcome.ruleset.apply(outcome.state, action)
             await self._save(outcome, action, new_state, events, None, ai=False)
+            await self._keep_a_host(outcome, lobby)
             await self._after(outcome, lobby)
             return outcome
 
@@ -697,7 +725,7 @@ class GameService:
                                                    new_state.model_dump_json(), None)
             lobby.seats = [substitute if s.id == old else s for s in lobby.seats]
             lobby.status.pop(old, None)
-            lobby.votes = {k: [substitute.id if v == old else v for v in vs] for k, vs in lobby.votes.items()}
+            lobby.votes = {k: [v for v in vs if v != old] for k, vs in lobby.votes.items()}  # nobody voted for them
             outcome.game = await self.store.update_game(fresh, lobby=lobby.model_dump(mode="json"),
                                                         host_id=substitute.id if fresh.host_id == old else None)
             outcome.state = new_state
@@ -788,13 +816,15 @@ class GameService:
             try:
                 state = parse_state(game)  # not kept in the cache: finished games are read once here
                 lobby = lobby_of(game)
-            except RuleError:
+                ruleset = get(game.ruleset)
+                won = set(winners_of(ruleset, state, lobby) or [])
+                places = placements(ruleset, state, lobby)
+            except (RuleError, KeyError, ValueError):
+                log.warning("game %s can't be read; /stats leaves it out", game.id)
                 continue
-            ruleset = get(game.ruleset)
-            won = set(winners_of(ruleset, state, lobby) or [])
             humans = set(lobby.humans())
             await self.store.add_standings(game.id, [(seat_id, place, seat_id in won, seat_id in humans)
-                                                     for seat_id, place in placements(ruleset, state, lobby).items()])
+                                                     for seat_id, place in places.items()])
         table: dict[str, dict[int, list[tuple[int, bool]]]] = {}
         for ruleset_name, user_id, place, won in await self.store.standings(guild_id):
             table.setdefault(ruleset_name, {}).setdefault(user_id, []).append((place, won))

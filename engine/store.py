@@ -147,9 +147,17 @@ class TimerRow:
 _TIMER_COLUMNS = "id, game_id, kind, due_at, payload, player"
 
 
+def _loads(text: str | None, default: Any) -> Any:
+    """A JSON column, or `default` when the row can't be read: one damaged row must not break every query."""
+    try:
+        return json.loads(text) if text is not None else default
+    except ValueError:
+        return default
+
+
 def _timer(row: sqlite3.Row | tuple[Any, ...]) -> TimerRow:
     timer_id, game_id, kind, due_at, payload, player = row
-    return TimerRow(timer_id, game_id, kind, due_at, json.loads(payload), player)
+    return TimerRow(timer_id, game_id, kind, due_at, _loads(payload, {}), player)
 
 
 _GAME_COLUMNS = (
@@ -158,8 +166,9 @@ _GAME_COLUMNS = (
 
 
 def _game(row: sqlite3.Row | tuple[Any, ...]) -> GameRow:
+    """A game row; an unreadable lobby reads as empty, which `lobby_of` refuses (E_GAME_CORRUPT) for that game alone."""
     values = list(row)
-    values[7] = json.loads(values[7])
+    values[7] = _loads(values[7], {})
     return GameRow(*values)
 
 

@@ -116,3 +116,16 @@ async def test_option_values_the_command_does_not_declare_are_refused(h: Dispatc
     quiet = h.world.add_channel("quiet")
     refused(await h.slash("game", "new", options={"timer": Typed("x", STRING)}, user=ada, channel=quiet), "`timer`")
     assert await service.store.live_game(int(quiet["id"])) is None
+
+
+async def test_a_name_is_shown_as_typed_never_read_as_a_message_or_markup(h: DispatchHarness) -> None:
+    """A display name that looks like a message id, markup or a mention is shown literally (item 16 of #13)."""
+    odd = h.add_member("@already_done")
+    await h.slash("game", "new", options={"game": "risk", "setup": "random_deal"}, user=odd)
+    await h.slash("game", "join", user=h.add_member("**Bold** <@1> @everyone"))
+    await h.slash("game", "add-ai", user=odd)
+    started = await h.slash("game", "start", user=odd)
+    posted = "\n".join(m.content for m in started.channel_messages)
+    assert "That was already done" not in posted
+    assert "\\@already\\_done" in posted, "the name is escaped, so chat shows it as it was typed"
+    assert "**Bold**" not in posted and "\\*\\*Bold\\*\\* \\<\\@1> \\@everyone" in posted

@@ -33,7 +33,7 @@ async def test_buttons_posted_before_a_restart_still_work(tmp_path: Path) -> Non
     second_bot = GameMasterBot(Settings(database_path=db))
     async with DispatchHarness(second_bot, world, setup_hook=True) as h2:
         pressed = await h2.button(move_max, user=attacker, message=old_message.payload)
-        assert "moves 7 into Kamchatka" in pressed.content
+        assert "moves 7 armies into Kamchatka" in pressed.content
         again = await h2.button(move_max, user=attacker, message=old_message.payload)
         assert again.ephemeral and "earlier moment" in again.content
         _, after = await second_bot.service.current(int(world.channel["id"]))

@@ -69,13 +69,13 @@ async def test_attack_buttons_roll_again_and_stale_clicks(h: DispatchHarness) ->
     await put_state(h, s, dice=[1, 1, 1, 6, 6, 6, 6, 6, 1, 1])
     first = members[0]
     result = await h.slash("risk", "attack", options={"source": "Alaska", "target": "kamch"}, user=first)
-    assert not result.ephemeral and "Alaska → Kamchatka: 1-1-1 vs 6-6" in result.content
+    assert not result.ephemeral and "Alaska → Kamchatka: the attacker rolls 1-1-1, the defender 6-6" in result.content
     ids = result.response.custom_ids()
     again = next(c for c in ids if c.startswith("risk:again:"))
     assert any(c.startswith("risk:blitz:") for c in ids) and any(c.startswith("risk:stop:") for c in ids)
     refused(await h.button(again, user=members[1]), "not your turn")
     pressed = await h.button(again, user=first)
-    assert "6-6-6 vs 1-1" in pressed.content
+    assert "the attacker rolls 6-6-6, the defender 1-1" in pressed.content
     stale = await h.button(again, user=first, message=result.response)
     assert stale.ephemeral and "earlier moment" in stale.content
     after = await state_of(h)
@@ -107,7 +107,7 @@ async def test_conquest_offers_move_buttons(h: DispatchHarness) -> None:
     assert f"risk:move:{s.seq + 1}:3" in buttons and f"risk:move:{s.seq + 1}:7" in buttons
     refused(await h.slash("risk", "endturn", user=members[0]), "First move armies into Kamchatka")
     moved = await h.button(f"risk:move:{s.seq + 1}:7", user=members[0])
-    assert "moves 7 into Kamchatka" in moved.content
+    assert "moves 7 armies into Kamchatka" in moved.content
     after = await state_of(h)
     assert (after.armies["alaska"], after.armies["kamchatka"]) == (1, 7) and after.interrupt is None
 
@@ -173,7 +173,7 @@ async def test_fortify_and_end_turn_pass_the_turn_with_a_ping(h: DispatchHarness
                           user=members[0]), "You must leave at least 1 army in Alaska")
     done = await h.slash("risk", "fortify", options={"source": "alaska", "target": "alberta", "count": 4},
                          user=members[0])
-    assert "fortifies Alberta with 4 from Alaska" in done.content
+    assert "fortifies Alberta with 4 armies from Alaska" in done.content
     assert f"<@{nxt}>" in done.content, "the next player is pinged"
     assert [f.filename for f in done.files] == ["board.png"], "the board is posted after every turn"
     assert (await state_of(h)).current == nxt
@@ -201,7 +201,7 @@ async def test_defender_chooses_with_buttons(h: DispatchHarness) -> None:
     assert f"<@{them}>" in declared.content and "defend" in declared.content.lower()
     refused(await h.slash("risk", "defend", options={"dice": 1}, user=members[2]), "Only")
     answer = await h.button(f"risk:defend:{s.seq + 1}:1", user=members[1])
-    assert "6-6-6 vs 1" in answer.content
+    assert "the attacker rolls 6-6-6, the defender 1;" in answer.content
     assert (await state_of(h)).armies["kamchatka"] == 2
 
 
@@ -225,7 +225,7 @@ async def test_occupy_blocks_with_interrupt_message(h: DispatchHarness) -> None:
     await put_state(h, s)
     refused(await h.slash("risk", "move", options={"count": 2}, user=members[0]), "at least 3")
     moved = await h.slash("risk", "move", options={"count": 4}, user=members[0])
-    assert "moves 4 into Kamchatka" in moved.content
+    assert "moves 4 armies into Kamchatka" in moved.content
 
 
 @pytest.mark.rule("RISK-DIG-17", "RISK-DIG-16")

@@ -92,6 +92,20 @@ async def test_kick_and_replace(h: DispatchHarness) -> None:
             "is not an active player")
 
 
+async def test_a_resigning_host_hands_over_and_the_channel_is_told(h: DispatchHarness) -> None:
+    members = await start_game(h, "Ada", "Bo", "Cy")
+    ada = members[0]
+    ask = await h.slash("game", "resign", user=ada)
+    yes = next(c for c in ask.response.custom_ids() if c.endswith(":yes"))
+    resigned = await h.button(yes, user=ada, message=ask.response)
+    told = " ".join(m.content for m in resigned.channel_messages)
+    heir = (await lobby_of(h)).seats
+    game, _ = await h.bot.service.current(channel_id(h))  # type: ignore[attr-defined]
+    assert game.host_id != uid(ada) and game.host_id in {s.id for s in heir}
+    assert f"<@{game.host_id}> is the host now" in told
+    refused(await h.slash("game", "pause", user=ada), f"Only the host (<@{game.host_id}>)")
+
+
 async def test_resign_asks_first(h: DispatchHarness) -> None:
     members = await start_game(h, "Ada", "Bo", "Cy")
     refused(await h.slash("game", "resign", user=h.add_member("Stranger")), "You are not playing")

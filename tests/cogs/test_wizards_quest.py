@@ -259,7 +259,7 @@ async def test_attack_buttons_roll_capture_end_turn_and_stale_clicks(h: Dispatch
             "Finish (roll, stop or cancel) the current attack first")
     refused(await h.button(f"wq:roll:{seq}", user=bo), f"It's {s.name(me)}'s turn")
     rolled = await h.button(f"wq:roll:{seq}", user=ada)
-    assert "Battle 1: 🎲6 vs D 3 → attacker wins" in rolled.content
+    assert "Battle 1: 🎲 6, above the defence of 3 → the attacker wins" in rolled.content
     assert f"wq:stop:{seq + 1}" in rolled.response.custom_ids()
     stale = await h.button(f"wq:rollall:{seq}", user=ada, message=declared.response)
     assert stale.ephemeral and "earlier moment" in stale.content

@@ -6,6 +6,7 @@ import difflib
 import re
 
 from engine.core.errors import RuleError
+from engine.core.i18n import inert
 from engine.games.risk.mapdata import RiskMap, classic
 
 
@@ -48,7 +49,7 @@ def resolve(text: str, board: RiskMap | None = None) -> str:
         return found[0]
     if found:
         names = ", ".join(board.territory[t].name for t in found[:6])
-        raise RuleError("E_AMBIGUOUS_TERRITORY", text=text, matches=names)
+        raise RuleError("E_AMBIGUOUS_TERRITORY", text=inert(text), matches=names)
     close = difflib.get_close_matches(normalise(text), list(_keys(board)), n=3, cutoff=0.5)
-    suggestions = ", ".join(dict.fromkeys(board.territory[_keys(board)[c]].name for c in close)) or "—"
-    raise RuleError("E_UNKNOWN_TERRITORY", text=text, suggestions=suggestions)
+    suggestions = list(dict.fromkeys(board.territory[_keys(board)[c]].name for c in close))
+    raise RuleError("E_UNKNOWN_TERRITORY", text=inert(text), suggestions=suggestions, n=len(suggestions))

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.core.construct import copy_model, trusted
 from engine.core.errors import RuleError
-from engine.core.i18n import plural
+from engine.core.i18n import msg
 from engine.core.models import Event
 from engine.core.rng import Rng
 from engine.games.risk import actions as A
@@ -219,7 +219,7 @@ class _Apply:
             self.plan(a)  # everyone plans at once: no turn to wait for (RISK-SET-27)
         else:
             if a.player != s.current:
-                raise RuleError("E_NOT_YOUR_TURN", player=s.name(s.current), phase="@risk.phase." + phase.value)
+                raise RuleError("E_NOT_YOUR_TURN", player=s.name(s.current), phase=msg("risk.phase." + phase.value))
             if s.interrupt is not None:
                 self.gate_interrupt(kind)  # the interrupt allows exactly one command, whatever the phase
             elif phase is Phase.SETUP_PLACE or kind not in LEGAL[phase]:
@@ -243,7 +243,7 @@ class _Apply:
             if kind == "trade":
                 raise RuleError("E_TRADE_MUST_STOP", n=len(self.s.hands[self.s.current]))
             if kind != "place":
-                raise RuleError("E_ARMIES_UNPLACED", n=self.s.pool, armies=plural(self.s.pool, "army", "armies"))
+                raise RuleError("E_ARMIES_UNPLACED", n=self.s.pool)
 
     def gate_phase(self, kind: str) -> None:
         s = self.s
@@ -257,8 +257,8 @@ class _Apply:
             raise RuleError("E_TRADE_NOT_NOW")
         if kind in ("move", "defend"):
             raise RuleError("E_NOTHING_PENDING")
-        raise RuleError("E_WRONG_PHASE", action="@risk.command." + kind, phase="@risk.phase." + s.phase.value,
-                        allowed=["@risk.command." + k for k in allowed])
+        raise RuleError("E_WRONG_PHASE", action=msg("risk.command." + kind), phase=msg("risk.phase." + s.phase.value),
+                        allowed=[msg("risk.command." + k) for k in allowed])
 
     def gate_reinforce(self, kind: str) -> None:
         s = self.s
@@ -266,7 +266,7 @@ class _Apply:
         if hand >= 5 and kind in HAND_LIMITED:
             raise RuleError("E_MUST_TRADE", n=hand)
         if s.pool > 0 and kind in LEAVING:
-            raise RuleError("E_ARMIES_UNPLACED", n=s.pool, armies=plural(s.pool, "army", "armies"))
+            raise RuleError("E_ARMIES_UNPLACED", n=s.pool)
 
     # -- setup
 
@@ -282,7 +282,7 @@ class _Apply:
         if owner == a.player:
             raise RuleError("E_MUST_CLAIM_EMPTY", n=len(self.b.ids) - len(s.owner))
         if count != 1:
-            raise RuleError("E_TOO_MANY_TO_PLACE", n=1, armies="army")
+            raise RuleError("E_TOO_MANY_TO_PLACE", n=1)
         s.owner[t] = a.player
         s.armies[t] = 1
         self.own("setup_left")[a.player] -= 1
@@ -309,7 +309,7 @@ class _Apply:
         else:
             allowance = s.pool
         if count > allowance:
-            raise RuleError("E_TOO_MANY_TO_PLACE", n=allowance, armies=plural(allowance, "army", "armies"))
+            raise RuleError("E_TOO_MANY_TO_PLACE", n=allowance)
         s.armies[t] += count
         self.emit(trusted(E.Placed, player=a.player, territory=t, count=count))
         if s.phase is Phase.SETUP_PLACE:
@@ -354,7 +354,7 @@ class _Apply:
             if s.owner.get(t) != a.player:
                 raise self.owned_error(t)
         if not placements or sum(placements.values()) > limit:
-            raise RuleError("E_TOO_MANY_TO_PLACE", n=limit, armies=plural(limit, "army", "armies"))
+            raise RuleError("E_TOO_MANY_TO_PLACE", n=limit)
         return placements
 
     def plan(self, a: A.Place | A.Deploy) -> None:
@@ -418,7 +418,7 @@ class _Apply:
         t = self.territory(a.territory)
         if s.setup_neutral_placed or s.setup_left.get(NEUTRAL, 0) == 0:
             n = min(2 - s.setup_own_placed, s.setup_left[a.player])
-            raise RuleError("E_NEUTRAL_DONE", n=n, armies=plural(n, "army", "armies"))
+            raise RuleError("E_NEUTRAL_DONE", n=n)
         if s.owner.get(t) != NEUTRAL:
             raise RuleError("E_NOT_NEUTRAL", territory=self.tname(t), owner=s.name(s.owner.get(t)))
         s.armies[t] += 1
@@ -562,8 +562,7 @@ class _Apply:
         most = min(3, armies - 1)
         dice = most if a.dice is None else a.dice
         if dice > most:
-            raise RuleError("E_TOO_MANY_DICE", n=armies, **{"from": self.tname(source)}, max=most,
-                            dice=plural(most, "die", "dice"))
+            raise RuleError("E_TOO_MANY_DICE", n=armies, **{"from": self.tname(source)}, max=most)
         if a.until == "conquer" and armies <= a.keep:
             raise RuleError("E_KEEP_REACHED", n=armies, keep=a.keep, **{"from": self.tname(source)})
         self.set(phase=Phase.ATTACK)
@@ -656,7 +655,7 @@ class _Apply:
         assert i is not None and i.kind == "occupy"
         n = self.count(a.count, "count")
         if n < i.min:
-            raise RuleError("E_MOVE_MIN", min=i.min, to=self.tname(i.target or ""), dice=plural(i.min, "die", "dice"))
+            raise RuleError("E_MOVE_MIN", min=i.min, to=self.tname(i.target or ""))
         if n > i.max:
             raise RuleError("E_MOVE_MAX", max=i.max, **{"from": self.tname(i.source or "")})
         self.occupy(n)

@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.core.i18n import inert
 from engine.core.models import GameState
 
 NEUTRAL = 0
@@ -126,7 +127,7 @@ class RiskState(GameState):
         if pid == NEUTRAL:
             return "Neutral"
         p = self.player(pid) if pid is not None else None
-        return p.name if p else "nobody"
+        return inert(p.name) if p else "nobody"
 
     def active_ids(self) -> list[int]:
         return [p.id for p in self.players if p.status == "active"]

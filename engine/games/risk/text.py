@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core.errors import RuleError
-from engine.core.i18n import translate
+from engine.core.i18n import and_list, translate
 from engine.core.models import Decision, Event
 from engine.games.risk import events as E
 from engine.games.risk.mapdata import RiskMap, classic
@@ -72,9 +72,9 @@ def narrate(event: Event, s: RiskState, board: RiskMap | None = None, locale: st
         case E.SetupFinished() | E.DeckReshuffled():
             return translate(key, locale, cards=getattr(event, "cards", 0))
         case E.TurnStarted():
-            conts = ", ".join(b.continent[c].name for c in event.continents) or "—"
+            conts = and_list([b.continent[c].name for c in event.continents], locale)
             return translate(key, locale, player=s.name(event.player), turn=event.turn, base=event.base,
-                             continents=conts, total=event.total)
+                             continents=conts, held=len(event.continents), total=event.total)
         case E.CardsTraded():
             cards = ", ".join(t(c) if c in b.territory else "Wild" for c in event.cards)
             text = translate(key, locale, player=s.name(event.player), cards=cards, value=event.value,
@@ -88,7 +88,8 @@ def narrate(event: Event, s: RiskState, board: RiskMap | None = None, locale: st
         case E.Battle():
             return translate(key, locale, player=s.name(event.player), source=t(event.source),
                              target=t(event.target), attack=dice(event.attack_dice),
-                             defence=dice(event.defence_dice), a=event.attacker_losses, d=event.defender_losses)
+                             defence=dice(event.defence_dice), a=event.attacker_losses, d=event.defender_losses,
+                             result=losses(event.attacker_losses, event.defender_losses))
         case E.Conquered():
             return translate(key, locale, player=s.name(event.player), target=t(event.target),
                              previous=s.name(event.previous_owner))
@@ -112,6 +113,11 @@ def narrate(event: Event, s: RiskState, board: RiskMap | None = None, locale: st
     return None
 
 
+def losses(attacker: int, defender: int) -> str:
+    """Who lost armies in a battle round: "attacker", "defender" or "both" (the catalogue words it)."""
+    return "both" if attacker and defender else "attacker" if attacker else "defender"
+
+
 def prompt(decision: Decision, s: RiskState, board: RiskMap | None = None, locale: str = "en") -> str:
     """What the deciding seat is asked to do next (RISK-DIG-9 … DIG-13)."""
     b = board or classic()
@@ -120,8 +126,6 @@ def prompt(decision: Decision, s: RiskState, board: RiskMap | None = None, local
         if detail.get(key) in b.territory:
             detail[key] = b.territory[detail[key]].name
     kind = decision.kind
-    if kind == "setup_place_2p" and not (detail["own"] and detail["neutral"]):  # name only what is left
-        kind += ".own" if detail["own"] else ".neutral"
-    elif kind == "attack" and s.phase is Phase.REINFORCE and valid_sets(b, s.hands[decision.player]):
+    if kind == "attack" and s.phase is Phase.REINFORCE and valid_sets(b, s.hands[decision.player]):
         kind += ".trade"  # every army placed, and the trading window still open (RISK-TURN-5, RISK-CARD-12)
     return translate("risk.decision." + kind, locale, **detail)

@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from engine.core.i18n import msg
 from engine.core.models import Action, Decision, Event, GameState, Seat
 from engine.core.ruleset import Policy
 from engine.games.wizards_quest import legal, rules, setup, timeouts
@@ -15,6 +16,7 @@ from engine.games.wizards_quest.ai import POLICIES
 from engine.games.wizards_quest.data import WQData, standard
 from engine.games.wizards_quest.events import EVENT_ADAPTER
 from engine.games.wizards_quest.legal import legal_targets
+from engine.games.wizards_quest.position import check_position
 from engine.games.wizards_quest.state import Phase, WQOptions, WQState
 from engine.games.wizards_quest.text import narrate, prompt, text_board
 from engine.games.wizards_quest.view import view
@@ -36,6 +38,10 @@ class WizardsQuestRuleset:
 
     def parse_action(self, data: dict[str, Any]) -> Action:
         return ACTION_ADAPTER.validate_python(data)
+
+    def check_position(self, state: GameState) -> None:
+        assert isinstance(state, WQState)
+        check_position(state, self.data)
 
     def parse_event(self, data: dict[str, Any]) -> Event:
         return EVENT_ADAPTER.validate_python(data)
@@ -120,7 +126,7 @@ def pending(s: WQState) -> list[Decision]:
         elif todo.kind == "reward":
             detail = {"men": s.pool}
         elif todo.kind == "region":
-            detail = {"beast": f"@wq.beast.{todo.beast}"}
+            detail = {"beast": msg(f"wq.beast.{todo.beast}")}
         elif todo.kind == "hand":
             detail = {"n": len(s.hands[s.current])}
         return [Decision(player=s.current, kind=todo.kind, detail=detail)]

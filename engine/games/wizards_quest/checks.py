@@ -6,6 +6,7 @@ They only read the state. The order of the checks inside each function is the sp
 from __future__ import annotations
 
 from engine.core.errors import RuleError
+from engine.core.i18n import msg
 from engine.games.wizards_quest import board as B
 from engine.games.wizards_quest.data import WQData
 from engine.games.wizards_quest.names import label, resolve
@@ -88,11 +89,11 @@ def campaign(s: WQState, d: WQData, pid: int, source: str, target: str, leader: 
     if leader is not None:
         at = s.leaders(pid).get(leader)
         if at is None:
-            raise RuleError("WQ_VAL_32_ABSENT", leader=f"@wq.leader.{leader}")
+            raise RuleError("WQ_VAL_32_ABSENT", leader=msg(f"wq.leader.{leader}"))
         if at != source:
             swapped = force_leader is not None
             if s.pieces(at) == 1 and not swapped:
-                raise RuleError("WQ_VAL_32_EMPTY", leader=f"@wq.leader.{leader}", loc=label(at, d))
+                raise RuleError("WQ_VAL_32_EMPTY", leader=msg(f"wq.leader.{leader}"), loc=label(at, d))
             force_leader = leader
     if lone:
         assert beast is not None
@@ -111,18 +112,18 @@ def free(s: WQState, d: WQData, pid: int, source: str, beast: Beast, boat: bool)
         raise RuleError("WQ_VAL_21", src=label(source, d))
     target = s.dragon if beast == "dragon" else s.mage
     if target is None:
-        raise RuleError("WQ_VAL_30_ABSENT", beast=f"@wq.beast.{beast}")
+        raise RuleError("WQ_VAL_30_ABSENT", beast=msg(f"wq.beast.{beast}"))
     link = "none"
     if target != source:
         if s.owner.get(target) == pid:
-            raise RuleError("WQ_VAL_30_ELSEWHERE", beast=f"@wq.beast.{beast}", loc=label(target, d))
+            raise RuleError("WQ_VAL_30_ELSEWHERE", beast=msg(f"wq.beast.{beast}"), loc=label(target, d))
         link = _reach(s, d, pid, source, target, boat)
     elif boat:
         _reach(s, d, pid, source, target, boat)  # refused: the force attacks where it stands (WQ-FREE-1, FREE-4)
     if beast == "dragon":
         _protected(s, d, target)
     if not B.occupied(s, target):
-        raise RuleError("WQ_VAL_30_ALONE", beast=f"@wq.beast.{beast}", loc=label(target, d))
+        raise RuleError("WQ_VAL_30_ALONE", beast=msg(f"wq.beast.{beast}"), loc=label(target, d))
     _beast_leader(s, beast, s.leader_at(source))
     return Attack(kind="free", source=source, target=target, beast=beast, wounds=d.params.wounds[beast],
                   link=link)  # type: ignore[arg-type]
@@ -181,10 +182,10 @@ def buy(s: WQState, d: WQData, pid: int, leader: Leader, where: str) -> int:
     if s.owner.get(where) != pid:
         raise RuleError("WQ_VAL_14")
     if leader in s.leaders(pid):
-        raise RuleError("WQ_VAL_17_ON_BOARD", leader=f"@wq.leader.{leader}")
+        raise RuleError("WQ_VAL_17_ON_BOARD", leader=msg(f"wq.leader.{leader}"))
     cost = 1 if s.turn.champions > 0 and s.phase.value == "reinforce" and not s.todo else d.params.leader_cost
     if s.pool < cost:
-        raise RuleError("WQ_VAL_17_COST", leader=f"@wq.leader.{leader}", n=s.pool)
+        raise RuleError("WQ_VAL_17_COST", leader=msg(f"wq.leader.{leader}"), n=s.pool)
     if s.leader_at(where) is not None:
         raise RuleError("WQ_VAL_17_SHARE")
     return cost
@@ -200,7 +201,7 @@ def march(s: WQState, d: WQData, pid: int, source: str, target: str, count: int,
     if count < 0 or count > s.men.get(source, 0):
         raise RuleError("WQ_VAL_13_MARCH_COUNT", card=name, n=s.men.get(source, 0), src=label(source, d))
     if leader is not None and s.leaders(pid).get(leader) != source:
-        raise RuleError("WQ_VAL_13_MARCH_LEADER", card=name, leader=f"@wq.leader.{leader}", src=label(source, d))
+        raise RuleError("WQ_VAL_13_MARCH_LEADER", card=name, leader=msg(f"wq.leader.{leader}"), src=label(source, d))
     moved = count + (1 if leader else 0)
     if moved < 1 or s.pieces(source) - moved < 1:
         raise RuleError("WQ_VAL_13_MARCH_COUNT", card=name, n=s.men.get(source, 0), src=label(source, d))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from engine.core.errors import RuleError
+from engine.core.i18n import inert
 from engine.games.wizards_quest.data import WQData, standard
 
 
@@ -55,8 +56,8 @@ def resolve(text: str, data: WQData | None = None) -> str:
     if len(found) == 1:
         return found[0]
     if found:
-        raise RuleError("WQ_AMBIGUOUS", text=text, matches=", ".join(label(f, d) for f in found[:6]))
-    raise RuleError("WQ_VAL_4", x=text)
+        raise RuleError("WQ_AMBIGUOUS", text=inert(text), matches=", ".join(label(f, d) for f in found[:6]))
+    raise RuleError("WQ_VAL_4", x=inert(text))
 
 
 def label(loc: str, data: WQData | None = None) -> str:
@@ -76,9 +77,9 @@ def parse_placements(text: str) -> dict[str, int]:
     while at < len(text.rstrip()):
         match = _PLACEMENT.match(text, at)
         if match is None:
-            raise RuleError("E_PLACEMENTS", text=text.strip())
+            raise RuleError("E_PLACEMENTS", text=inert(text.strip()))
         found[match[1]] = found.get(match[1], 0) + int(match[2])
         at = match.end()
     if not found:
-        raise RuleError("E_PLACEMENTS", text=text.strip())
+        raise RuleError("E_PLACEMENTS", text=inert(text.strip()))
     return found

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.core.errors import RuleError
+from engine.core.i18n import msg
 from engine.core.models import Event
 from engine.core.rng import Rng, roll_off
 from engine.games.wizards_quest import actions as A
@@ -105,14 +106,14 @@ class Apply:
             self.leave(a.player, None)
             return
         if a.player != s.current:
-            raise RuleError("WQ_VAL_1", player=s.name(s.current), step=f"@wq.step.{s.phase.value}")
+            raise RuleError("WQ_VAL_1", player=s.name(s.current), step=msg(f"wq.step.{s.phase.value}"))
         kind = a.type
         if kind == "done" and s.phase is Phase.ATTACK and s.attack is None and not s.todo:
             return  # the reinforcement's `done`, once the last man began the attack step: nothing to do (ruling 20)
         if kind not in STEP_ACTIONS[s.phase]:
             if kind == "play":
                 raise RuleError("WQ_VAL_11_STEP")
-            raise RuleError("WQ_VAL_2", action=f"@wq.command.{kind}", step=f"@wq.step.{s.phase.value}")
+            raise RuleError("WQ_VAL_2", action=msg(f"wq.command.{kind}"), step=msg(f"wq.step.{s.phase.value}"))
         if s.todo:
             todo = s.todo[0]
             allowed = TODO_ACTIONS[todo.kind]
@@ -121,11 +122,11 @@ class Apply:
             if kind not in allowed:
                 if todo.kind == "hand" and kind == "done":
                     raise RuleError("WQ_VAL_12")
-                raise RuleError("WQ_VAL_3", pending=f"@wq.todo.{todo.kind}")
+                raise RuleError("WQ_VAL_3", pending=msg(f"wq.todo.{todo.kind}"))
         elif kind in ATTACK_ONLY and s.attack is None:
             raise RuleError("WQ_VAL_35")
         elif kind in ("region", "mage", "capture") or (s.phase is Phase.ATTACK and kind in ("place", "buy")):
-            raise RuleError("WQ_VAL_2", action=f"@wq.command.{kind}", step=f"@wq.step.{s.phase.value}")
+            raise RuleError("WQ_VAL_2", action=msg(f"wq.command.{kind}"), step=msg(f"wq.step.{s.phase.value}"))
         handler: Callable[[A.Action], None] = getattr(self, "do_" + kind)
         handler(a)
 

@@ -7,6 +7,7 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.core.i18n import inert
 from engine.core.models import GameState
 
 ORCS = 0
@@ -172,7 +173,7 @@ class WQState(GameState):
 
     def name(self, pid: int | None) -> str:
         p = self.player(pid)
-        return p.name if p else "nobody"
+        return inert(p.name) if p else "nobody"
 
     def active_ids(self) -> list[int]:
         return [p.id for p in self.players if p.status == "active"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core.i18n import translate
+from engine.core.i18n import and_list, inert, msg, translate
 from engine.core.models import Decision, Event
 from engine.games.wizards_quest import board as B
 from engine.games.wizards_quest import events as E
@@ -17,7 +17,7 @@ def _who(s: WQState, pid: int | None, locale: str) -> str:
         return translate("wq.orcs", locale)
     p = s.player(pid)
     if p is not None and p.status == "resigned":
-        return translate("wq.rebels", locale, player=p.name)
+        return translate("wq.rebels", locale, player=inert(p.name))
     return s.name(pid)
 
 
@@ -53,12 +53,12 @@ def narrate(event: Event, s: WQState, d: WQData, locale: str = "en") -> str | No
             if event.kind is None:
                 return tr(".decoy", hider=s.name(event.hider), owner=s.name(event.owner), territory=event.territory)
             return tr("", hider=s.name(event.hider), owner=s.name(event.owner), territory=event.territory,
-                      kind=f"@wq.treasure.{event.kind}")
+                      kind=msg(f"wq.treasure.{event.kind}"))
         case E.Placed():
             spots = ", ".join(f"{at(x)} +{n}" for x, n in event.placements.items())
             return tr("", player=s.name(event.player), placements=spots)
         case E.LeaderBought():
-            return tr("", player=s.name(event.player), leader=f"@wq.leader.{event.leader}",
+            return tr("", player=s.name(event.player), leader=msg(f"wq.leader.{event.leader}"),
                       location=at(event.location), cost=event.cost)
         case E.SetupFinished() | E.DeckReshuffled():
             return tr("", cards=getattr(event, "cards", 0))
@@ -103,8 +103,9 @@ def narrate(event: Event, s: WQState, d: WQData, locale: str = "en") -> str | No
                 text += " " + tr(".boat")
             return text
         case E.PoolChanged():
-            return tr("", player=s.name(event.player), men=event.men, pieces=event.pieces,
-                      campaigns=event.campaigns)
+            gains = [translate(f"wq.gain.{kind}", locale, n=n) for kind, n in
+                     (("men", event.men), ("pieces", event.pieces), ("campaigns", event.campaigns)) if n]
+            return tr("", player=s.name(event.player), gains=and_list(gains, locale)) if gains else None
         case E.OrcsRemoved():
             return tr("", location=at(event.location), die=event.die, n=event.removed)
         case E.OrcUprising():
@@ -115,22 +116,22 @@ def narrate(event: Event, s: WQState, d: WQData, locale: str = "en") -> str | No
         case E.EffectSet():
             return tr("." + event.effect, player=s.name(event.player))
         case E.Marched():
-            return tr("", player=s.name(event.player), source=at(event.source), target=at(event.target),
-                      n=event.men, leader="@wq.leader." + event.leader if event.leader else "—")
+            return tr(".leader" if event.leader else "", player=s.name(event.player), source=at(event.source),
+                      target=at(event.target), n=event.men, leader=msg(f"wq.leader.{event.leader}"))
         case E.Reinforcements():
             return tr(".famine" if event.famine else "", player=s.name(event.player), base=event.base,
                       cards=event.card_men, pool=event.pool, kingdoms=sum(len(k) for k in event.kingdoms))
         case E.AttackDeclared():
             if event.beast is not None:
                 return tr(".beast", player=s.name(event.player), source=at(event.source), target=at(event.target),
-                          beast=f"@wq.beast.{event.beast}")
+                          beast=msg(f"wq.beast.{event.beast}"))
             if event.defender is None:
                 return tr(".empty", player=s.name(event.player), source=at(event.source), target=at(event.target))
             return tr("", player=s.name(event.player), source=at(event.source), target=at(event.target),
                       defender=_who(s, event.defender, locale))
         case E.LeaderMoved():
             return tr(".swap" if event.swapped else "", player=s.name(event.player),
-                      leader=f"@wq.leader.{event.leader}", source=at(event.source), target=at(event.target))
+                      leader=msg(f"wq.leader.{event.leader}"), source=at(event.source), target=at(event.target))
         case E.Aided():
             return tr("", player=s.name(event.player), source=at(event.source), target=at(event.target),
                       n=event.count)
@@ -143,9 +144,9 @@ def narrate(event: Event, s: WQState, d: WQData, locale: str = "en") -> str | No
             return tr("", player=s.name(event.player), target=at(event.target), n=event.count)
         case E.BeastBeaten():
             return tr("." + event.beast, player=s.name(event.player), location=at(event.location),
-                      leader=f"@wq.leader.{event.by}", n=event.reward)
+                      leader=msg(f"wq.leader.{event.by}"), n=event.reward)
         case E.TreasureRetrieved():
-            return tr("", player=s.name(event.player), kind=f"@wq.treasure.{event.kind}", territory=event.territory,
+            return tr("", player=s.name(event.player), kind=msg(f"wq.treasure.{event.kind}"), territory=event.territory,
                       n=event.total)
         case E.PlayerLeft():
             return tr(".removed" if event.removed_by is not None else "", player=s.name(event.player),
@@ -165,7 +166,7 @@ def prompt(decision: Decision, s: WQState, d: WQData, locale: str = "en") -> str
 
 def text_board(s: WQState, d: WQData, locale: str = "en") -> str:
     """One line per location, grouped by region: the accessible fallback of the picture (WQ-DIG-4)."""
-    lines: list[str] = [translate("wq.text.status", locale, round=s.round, step=f"@wq.step.{s.phase.value}",
+    lines: list[str] = [translate("wq.text.status", locale, round=s.round, step=msg(f"wq.step.{s.phase.value}"),
                                   player=s.name(s.current) if s.phase is not Phase.GAME_OVER else "—")]
     protected = B.protected_region(s, d)
     for r in d.map.regions:
@@ -179,7 +180,7 @@ def text_board(s: WQState, d: WQData, locale: str = "en") -> str:
                 leader = s.leader_at(loc)
                 text = translate("wq.text.held", locale, loc=label(loc, d), player=s.name(s.owner[loc]),
                                  men=s.men.get(loc, 0),
-                                 leader=translate(f"wq.leader.{leader}", locale) if leader else "—")
+                                 leader=msg(f"wq.leader.{leader}") if leader else "none")
             elif s.orcs.get(loc):
                 text = translate("wq.text.orcs", locale, loc=label(loc, d), n=s.orcs[loc])
             else:
@@ -192,7 +193,7 @@ def text_board(s: WQState, d: WQData, locale: str = "en") -> str:
             lines.append(text + (" · " + " · ".join(marks) if marks else ""))
     for p in s.players:
         real = [k for k in s.retrieved.get(p.id, []) if k != "decoy"]
-        lines.append(translate("wq.text.player", locale, player=p.name, colour=p.colour, n=len(real),
+        lines.append(translate("wq.text.player", locale, player=inert(p.name), colour=p.colour, n=len(real),
                                hand=len(s.hands.get(p.id, [])), boats=len(s.boats.get(p.id, [])),
-                               status=f"@wq.status.{p.status}"))
+                               status=msg(f"wq.status.{p.status}")))
     return "\n".join(lines)

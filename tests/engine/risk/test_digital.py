@@ -177,7 +177,7 @@ def test_drawn_card_is_private() -> None:
     (drawn,) = of_type(events, "card_drawn")
     assert drawn.player == P1 and drawn.hand_size == 2 and drawn.private_to is None
     assert "wild_1" not in drawn.model_dump_json()
-    assert narrate(drawn, s2) == "Player1 draws a card and now holds 2."
+    assert narrate(drawn, s2) == "Player1 draws a card and now holds 2 cards."
     assert "wild_1" not in dumped(RULESET.view(s2, P2))
     assert "wild_1" in RULESET.view(s2, P1)["hand"]
 
@@ -556,16 +556,17 @@ def test_public_log_lines() -> None:
     assert all(e.private_to is None for e in [*traded, *rolled, *moved, *fortified])
     assert lines["cards_traded"] is not None and "Alaska, Venezuela, Peru" in lines["cards_traded"]
     assert lines["cards_traded"].startswith("Player1 trades")
-    assert lines["battle"] == "⚔ Alaska → Kamchatka: 6-5-4 vs 1 — attacker −0, defender −1."
+    assert lines["battle"] == ("⚔️ Alaska → Kamchatka: the attacker rolls 6-5-4, the defender 1; "
+                               "the defender loses 1 army.")
     assert lines["conquered"] == "Player1 conquers Kamchatka from Player3!"
-    assert lines["moved"] == "Player1 fortifies Alaska with 2 from Alberta."
-    assert narrate(moved[0], s) == "Player1 moves 3 into Kamchatka."
+    assert lines["moved"] == "Player1 fortifies Alaska with 2 armies from Alberta."
+    assert narrate(moved[0], s) == "Player1 moves 3 armies into Kamchatka."
     # Every battle of an attack-until is logged with its dice.
     u = position(phase=Phase.ATTACK, armies={"alaska": 10, "kamchatka": 2})
     _, events = play(u, ("attack", P1, {"source": "alaska", "target": "kamchatka", "until": "conquer"}),
                      dice=[1, 1, 1, 6, 6, 6, 6, 6, 1, 1])
     battle_lines = [narrate(e, u) for e in of_type(events, "battle")]
     assert battle_lines == [
-        "⚔ Alaska → Kamchatka: 1-1-1 vs 6-6 — attacker −2, defender −0.",
-        "⚔ Alaska → Kamchatka: 6-6-6 vs 1-1 — attacker −0, defender −2.",
+        "⚔️ Alaska → Kamchatka: the attacker rolls 1-1-1, the defender 6-6; the attacker loses 2 armies.",
+        "⚔️ Alaska → Kamchatka: the attacker rolls 6-6-6, the defender 1-1; the defender loses 2 armies.",
     ]

@@ -597,7 +597,7 @@ def test_player_count_per_mode() -> None:
             assert "{" not in info.value.message and f"(seated so far: {n})" in info.value.message
     with pytest.raises(RuleError) as info:
         RULESET.new_game(seats(2), RiskOptions(), 1)
-    assert info.value.message == "standard needs 3–6 players (seated so far: 2)."
+    assert info.value.message == "standard needs from 3 to 6 players (seated so far: 2)."
     state, _ = RULESET.new_game(seats(2), RiskOptions(mode="two_player"), 1)
     assert len(state.players) == 2
 

@@ -135,6 +135,7 @@ def play_random(seed: int, n: int, options: RiskOptions, steps: int) -> tuple[Ri
         check_invariants(state)
         if step % 25 == 0:
             check_views(state)
+            RULESET.check_position(state)  # what a loaded position must keep, a position reached in play keeps
     return state, record
 
 

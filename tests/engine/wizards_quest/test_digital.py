@@ -88,7 +88,7 @@ def test_every_automated_step_is_narrated_with_its_dice() -> None:
     assert "4·2" in text and "Order:" in text
     assert RULESET.narrate(of_type(events, "dragon_landed")[0], s2).endswith("(die 4).")
     board = RULESET.text_board(s2)
-    assert "Region 4: Eastvale (protected by the Great Mage)" in board and "1.3: 1 orcs" in board
+    assert "Region 4: Eastvale (protected by the Great Mage)" in board and "1.3: 1 orc\n" in board
 
 
 @pytest.mark.rule("WQ-DICE-2")

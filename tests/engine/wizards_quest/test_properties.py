@@ -86,6 +86,7 @@ def test_random_games_keep_the_invariants_and_replay_exactly(seed: int, players:
         check_invariants(new_state, state)
         if len(actions) % 7 == 0:
             check_views(new_state)
+            RULESET.check_position(new_state)  # what a loaded position must keep, a position reached in play keeps
         actions.append(action)
         state = new_state
     record = GameRecord(game="wizards_quest", seed=seed, options=options.model_dump(), seats=seats,

@@ -35,7 +35,7 @@ def test_seats_in_join_order_with_colours() -> None:
     assert [p.colour for p in state.players] == ["blue", "green", "red"]
     with pytest.raises(RuleError) as info:
         RULESET.new_game(seats(1), WQOptions(), 1)
-    assert info.value.code == "E_PLAYER_COUNT" and "2–6" in info.value.message
+    assert info.value.code == "E_PLAYER_COUNT" and "from 2 to 6 players" in info.value.message
     assert RULESET.player_range(WQOptions()) == (2, 6)
 
 
