@@ -682,10 +682,13 @@ class _Apply:
             return
         taken = s.hands.get(loser, [])
         self.set_player(loser, status="eliminated")
-        self.emit(trusted(E.Eliminated, player=loser, by=s.current, cards_taken=len(taken)))
+        mark = len(self.events)
         if s.options.destroy_rule == "convert_24":
             self.convert_destroy_missions(loser, exempt=s.current, reason="target_eliminated_by_other")
-        if self.check_victory():
+        won = self.check_victory()  # RISK-ELIM-2: a win comes before the cards change hands, so none do
+        self.events.insert(mark, trusted(E.Eliminated, player=loser, by=s.current,
+                                         cards_taken=0 if won else len(taken)))
+        if won:
             return
         hands = self.own("hands")
         hands[s.current].extend(taken)
