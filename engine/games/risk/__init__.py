@@ -120,6 +120,8 @@ def pending(s: RiskState) -> list[Decision]:
         return [trusted(Decision, player=s.current, kind=_KINDS[phase])]
     if phase is Phase.REINFORCE:
         hand = len(s.hands[s.current])
+        if hand < 5 and s.pool == 0:  # all placed: what is left to decide is the attack (ruling 37)
+            return [trusted(Decision, player=s.current, kind=_KINDS[Phase.ATTACK])]
         return [trusted(Decision, player=s.current, kind="trade" if hand >= 5 else "reinforce",
                         detail={"pool": s.pool, "hand": hand})]
     if phase is Phase.SETUP_PLACE and s.options.setup_placement == "simultaneous":
