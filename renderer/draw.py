@@ -66,9 +66,10 @@ PLAYER_LOOKS: dict[str, Look] = {
     "blue": make_look("#0a6fb4", "B"),
     "green": make_look("#009e73", "G"),
     "yellow": make_look("#f2dc3c", "Y", 0.45),
-    "black": make_look("#333b47", "K", 0.3),
+    # "Black" is a near-black indigo badge on a violet fill: a grey fill read as neutral or unclaimed ground.
+    "black": Look(hex_rgb("#33214f"), hex_rgb("#7a5cc0"), "K"),
     "pink": make_look("#cc72b0", "P"),
-    "orange": make_look("#e69f00", "O", 0.45),
+    "orange": make_look("#e69f00", "O", 0.3),
 }
 """Every player colour of every game, by the engines' colour names."""
 

@@ -15,6 +15,7 @@ from renderer import draw, render_board, risk
 from renderer.draw import contrast, ink_for
 from renderer.geometry import Box, load
 from tests.engine.risk.helpers import IDS, P1, P2, P3, P4, P5, P6, Phase, position
+from tests.renderer.colours import problems
 
 GEOMETRY = load("risk")
 UNCLAIMED = ("japan", "peru", "iceland")
@@ -234,6 +235,18 @@ def test_every_colour_pair_at_an_edge_has_in_between_shades() -> None:
     for look in looks:
         assert len(set(palette.levels(look.fill, ink_for(look.fill)))) == draw.STEPS + 2
         assert len(set(palette.levels(look.badge, ink_for(look.badge)))) == draw.STEPS + 2
+
+
+@pytest.mark.rule("RISK-DIG-31")
+def test_the_six_player_colours_read_as_six_players_and_none_as_neutral_ground() -> None:
+    """Fills and badges differ from one another, from Neutral and from unclaimed ground, and none is a grey
+    (a dark grey "black" looked like neutral or disabled ground); Neutral itself stays grey."""
+    assert risk.LOOKS.keys() == set(risk.board().map.colours)
+    fills = {c: look.fill for c, look in risk.LOOKS.items()}
+    assert problems(fills, {"neutral": risk.NEUTRAL_LOOK.fill, "unclaimed": risk.UNCLAIMED}) == []
+    badges = {c: look.badge for c, look in risk.LOOKS.items()}
+    assert problems(badges, {"neutral": risk.NEUTRAL_LOOK.badge}) == []
+    assert problems({"neutral": risk.NEUTRAL_LOOK.badge}, {}) != [], "Neutral is grey (RISK-DIG-31)"
 
 
 def test_an_absent_seat_is_marked_in_the_legend() -> None:

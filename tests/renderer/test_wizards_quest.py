@@ -19,6 +19,7 @@ from renderer.draw import PLAYER_LOOKS, Canvas
 from renderer.fonts import font
 from renderer.geometry import Box, load_wizards_quest
 from tests.engine.wizards_quest.helpers import MAP, P1, P2, P3, P4, P5, P6, Phase, Treasure, Turn, position
+from tests.renderer.colours import problems
 
 GEOMETRY = load_wizards_quest()
 PLAYERS = (P1, P2, P3, P4, P5, P6)
@@ -107,6 +108,14 @@ def test_each_location_shows_its_holders_colour_the_orcs_or_its_regions_tint(sta
         else:
             wanted = wq.REGION_LOOKS[MAP.region_of[loc]][0]
         assert at(picture, *place.fill_at) == wanted, loc
+
+
+@pytest.mark.rule("WQ-DIG-4")
+def test_the_player_colours_read_as_distinct_players_and_not_as_orcs_or_empty_ground() -> None:
+    colours = wq.board().data.params.colours
+    grounds = {"orcs": wq.ORC_FILL} | {f"region {r}": tint for r, (tint, _) in wq.REGION_LOOKS.items()}
+    assert problems({c: PLAYER_LOOKS[c].fill for c in colours}, grounds) == []
+    assert problems({c: PLAYER_LOOKS[c].badge for c in colours}, {"orcs": wq.ORC}) == []
 
 
 @pytest.mark.rule("WQ-DIG-4")
