@@ -79,6 +79,19 @@ class SeaLink(BaseModel):
     wraps: bool = False
 
 
+Segment = tuple[tuple[float, float], tuple[float, float]]
+
+
+class Arrow(BaseModel):
+    """Where the last turn's arrow between two linked territories goes, from a towards b: across their border,
+    or along their sea lane (one piece per side of the map's edge); clear of every label and badge, whichever
+    way it points."""
+
+    a: str
+    b: str
+    segments: list[tuple[int, int, int, int]]
+
+
 class Geometry(BaseModel):
     map: str
     width: int
@@ -91,6 +104,7 @@ class Geometry(BaseModel):
     territories: dict[str, TerritoryShape]
     continents: dict[str, ContinentLabel]
     sea_links: list[SeaLink]
+    arrows: list[Arrow]
     mask: list[list[int]]
     """The index mask, one run-length row per pixel row: value, count, value, count … (0 is sea)."""
 
@@ -110,6 +124,16 @@ class Geometry(BaseModel):
         boxes += [(f"{cid} label", c.box) for cid, c in self.continents.items()]
         check_boxes(boxes, self.width, self.height)
         return self
+
+    def arrow(self, source: str, target: str) -> list[Segment]:
+        """The pieces of the arrow from source to target, in drawing order; the head goes on the last."""
+        for arrow in self.arrows:
+            pieces = [((x0, y0), (x1, y1)) for x0, y0, x1, y1 in arrow.segments]
+            if (arrow.a, arrow.b) == (source, target):
+                return pieces
+            if (arrow.b, arrow.a) == (source, target):
+                return [(q, p) for p, q in reversed(pieces)]
+        raise KeyError(f"no arrow between {source} and {target}")
 
     def index_image(self) -> Image.Image:
         """The mask as an "L" image: 0 for sea, a territory's index on its pixels."""

@@ -39,7 +39,7 @@ from renderer.draw import (
     where,
 )
 from renderer.fonts import clean, fit, font
-from renderer.geometry import Box, Geometry, SeaLink, load
+from renderer.geometry import Box, Geometry, load
 
 WIDTH = 1600
 BANNER_H = 86
@@ -360,27 +360,11 @@ def _badge(palette: Palette, look: Look, count: int, w: int, h: int) -> Piece:
 
 
 def _arrow(canvas: Canvas, b: Board, source: str, target: str, core: RGB, outline: RGB) -> None:
-    """An arrow from the source's badge to the target's; across the map's edge for a wrapping sea lane."""
-    g = b.geometry
-    start, end = _at(g.territories[source].badge), _at(g.territories[target].badge)
-    lane = _lane(g, source, target)
-    if lane is None or not lane.wraps:
-        canvas.arrow(start, end, core, outline, head=True, trim=(22, 26))
-        return
-    for x0, y0, x1, y1 in lane.segments:
-        edge = (x1, y1 + MAP_Y)
-        if _inside(g.territories[source].bbox, x0, y0):
-            canvas.arrow(start, edge, core, outline, head=False, trim=(22, 0))
-        else:
-            canvas.arrow(edge, end, core, outline, head=True, trim=(0, 26))
-
-
-def _lane(g: Geometry, a: str, b: str) -> SeaLink | None:
-    return next((lane for lane in g.sea_links if {lane.a, lane.b} == {a, b}), None)
-
-
-def _inside(box: Box, x: float, y: float) -> bool:
-    return box.x0 <= x <= box.x1 and box.y0 <= y <= box.y1
+    """The arrow the geometry keeps between the two, clear of every label and badge: across their border, along
+    their sea lane, or off both edges of the map for a lane that wraps."""
+    pieces = b.geometry.arrow(source, target)
+    for k, (p, q) in enumerate(pieces):
+        canvas.arrow([(p[0], p[1] + MAP_Y), (q[0], q[1] + MAP_Y)], core, outline, head=k == len(pieces) - 1)
 
 
 def _banner(canvas: Canvas, b: Board, state: RiskState, last: LastTurn, names: Names, locale: str) -> None:

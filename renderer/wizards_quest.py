@@ -345,7 +345,7 @@ def _arrow(canvas: Canvas, b: Board, source: str, target: str, core: RGB, outlin
     g = b.geometry.locations
     s, t = _on_map(g[source].badge), _on_map(g[target].badge)
     start, end = ((s[0] + s[2]) / 2, (s[1] + s[3]) / 2), ((t[0] + t[2]) / 2, (t[1] + t[3]) / 2)
-    canvas.arrow(_leave(s, start, end), _leave(t, end, start), core, outline)
+    canvas.arrow([_leave(s, start, end), _leave(t, end, start)], core, outline)
 
 
 def _leave(box: tuple[int, int, int, int], centre: tuple[float, float], towards: tuple[float, float],

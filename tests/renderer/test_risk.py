@@ -184,6 +184,26 @@ def test_last_turn_attacks_are_arrows_and_conquests_are_outlined(board_state: Ri
 
 
 @pytest.mark.rule("RISK-DIG-36")
+@pytest.mark.parametrize("backwards", [False, True])
+def test_arrows_never_cover_a_name_or_an_army_count(board_state: RiskState, picture: Image.Image,
+                                                    backwards: bool) -> None:
+    """The last turn's arrows for every linked pair at once, either way round: each label and badge (2 px around
+    them, and the badge's ring, included) is drawn exactly as without them, and every arrow shows."""
+    pairs = [(e.b, e.a) if backwards else (e.a, e.b) for e in risk.board().map.edges]
+    battles = [E.Battle(player=P1, source=a, target=b, defender=P2, attack_dice=[6], defence_dice=[1],
+                        attacker_losses=0, defender_losses=1) for a, b in pairs]
+    after = decode(risk.render(board_state, battles))
+    for tid, shape in GEOMETRY.territories.items():
+        for what, box, grow in (("name", shape.label.box, 2), ("army count", shape.badge, risk.BADGE_RING + 2)):
+            region = (box.x0 - grow, box.y0 - grow + risk.MAP_Y, box.x1 + grow, box.y1 + grow + risk.MAP_Y)
+            assert after.crop(region).tobytes() == picture.crop(region).tobytes(), f"an arrow covers {tid}'s {what}"
+    for a, b in pairs:
+        tip = GEOMETRY.arrow(a, b)[-1][1]
+        near = (tip[0] - 12, tip[1] - 12 + risk.MAP_Y, tip[0] + 12, tip[1] + 12 + risk.MAP_Y)
+        assert pixels_of(after, risk.ATTACK_ARROW, near) > 20, f"no arrowhead for {a} → {b}"
+
+
+@pytest.mark.rule("RISK-DIG-36")
 def test_fortify_moves_are_arrows_too(board_state: RiskState, picture: Image.Image) -> None:
     fortify = E.Moved(player=P1, source="ontario", target="quebec", count=3, kind="fortify")
     occupy = E.Moved(player=P1, source="ontario", target="quebec", count=3, kind="occupy")
