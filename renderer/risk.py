@@ -47,6 +47,8 @@ MAP_Y = BANNER_H
 LEGEND_COLUMNS = 4
 LEGEND_ROW = 74
 LEGEND_PAD = 4
+KEY_ROW = 44
+"""The row under the legend that explains the arrows, outlines and the moving-in badge."""
 
 SEA: RGB = hex_rgb("#cfe3ee")
 LANE: RGB = hex_rgb("#5d7d96")
@@ -96,11 +98,11 @@ def _palette() -> Palette:
     pairs: list[tuple[RGB, RGB]] = [(UNCLAIMED, DARK_INK), (DARK_INK, LIGHT_INK), (BANNER, LIGHT_INK),
                                     (BANNER, BANNER_MUTED), (BANNER, PLACE_HIGHLIGHT), (PLACE_HIGHLIGHT, DARK_INK),
                                     (LEGEND, DARK_INK), (LEGEND, LEGEND_MUTED), (LEGEND, LEGEND_ACTIVE),
-                                    (LEGEND_ACTIVE, DARK_INK)]
+                                    (LEGEND_ACTIVE, DARK_INK), (LIGHT_INK, DARK_INK)]
     for look in looks:
         pairs += [(look.fill, ink_for(look.fill)), (look.fill, DARK_INK), (LIGHT_INK, look.badge),
                   (look.badge, ink_for(look.badge)), (BANNER, look.badge), (LEGEND, look.badge),
-                  (LEGEND_ACTIVE, look.badge)]
+                  (LEGEND_ACTIVE, look.badge), (DARK_INK, look.badge), (look.badge, LIGHT_INK)]
     for tint, ink in CONTINENT_TINTS.values():
         pairs += [(SEA, ink), (tint, ink), (LEGEND, tint), (LEGEND_ACTIVE, tint)]
         colours.append(tint)
@@ -201,7 +203,7 @@ def board() -> Board:
 
 
 def _height(g: Geometry, legend_rows: int) -> int:
-    return MAP_Y + g.height + 2 + legend_rows * LEGEND_ROW + LEGEND_PAD
+    return MAP_Y + g.height + 2 + legend_rows * LEGEND_ROW + LEGEND_PAD + KEY_ROW
 
 
 @dataclass(frozen=True)
@@ -282,9 +284,10 @@ def render(state: RiskState, events: Sequence[Event] = (), *, locale: str = "en"
     for source, target in last.attacks:
         _arrow(canvas, b, source, target, ATTACK_ARROW, LIGHT_INK)
     _names(canvas, b, state)
-    _badges(canvas, b, state)
+    _badges(canvas, b, state, locale)
     _banner(canvas, b, state, last, names, locale)
     _legend(canvas, b, state, entries, names, locale, away)
+    _key(canvas, b, -(-len(entries) // LEGEND_COLUMNS), locale)
     return canvas.png()
 
 
@@ -330,32 +333,49 @@ def _names(canvas: Canvas, b: Board, state: RiskState) -> None:
             canvas.text((cx, MAP_Y + box.y0 + g.line_height * (k + 0.5)), line, f, ink_for(fill), fill)
 
 
-def _badges(canvas: Canvas, b: Board, state: RiskState) -> None:
-    """Each owned territory's army count on a pill of the owner's colour, with the owner's letter."""
+def moving_in(state: RiskState) -> tuple[str, int] | None:
+    """The conquered territory whose move-in is still to be chosen, and the fewest armies that must move in."""
+    i = state.interrupt
+    if i is None or i.kind != "occupy" or i.target is None:
+        return None
+    return i.target, i.min
+
+
+def _badges(canvas: Canvas, b: Board, state: RiskState, locale: str) -> None:
+    """Each owned territory's army count on a pill of the owner's colour, with the owner's letter; a conquered
+    territory awaiting its move-in shows the armies that must move in, on a hollow pill."""
+    pending = moving_in(state)
+    w, h = b.geometry.badge_size
     for tid, shape in b.geometry.territories.items():
         look = look_of(state, state.owner.get(tid))
-        if look is not None:
-            box = shape.badge
-            piece = _badge(b.palette, look, state.armies.get(tid, 0), box.x1 - box.x0, box.y1 - box.y0)
-            canvas.paste(piece, (box.x0 - BADGE_RING, box.y0 - BADGE_RING + MAP_Y))
+        if look is None:
+            continue
+        if pending is not None and pending[0] == tid:
+            piece = _badge(b.palette, look, translate("risk.board.moving_in", locale, n=pending[1]), w, h, look.fill,
+                           True)
+        else:
+            piece = _badge(b.palette, look, str(state.armies.get(tid, 0)), w, h, look.fill, False)
+        canvas.paste(piece, (shape.badge.x0 - BADGE_RING, shape.badge.y0 - BADGE_RING + MAP_Y))
 
 
 @lru_cache(maxsize=1024)
-def _badge(palette: Palette, look: Look, count: int, w: int, h: int) -> Piece:
-    """An army badge on its owner's fill: dark edge, white ring, the owner's colour, letter and count."""
+def _badge(palette: Palette, look: Look, count: str, w: int, h: int, bg: RGB, hollow: bool) -> Piece:
+    """An army badge on `bg`: dark edge, white ring, the owner's colour, letter and count; a hollow one (armies
+    about to move in) has a ring of the owner's colour round a white middle, and dark ink."""
     r = BADGE_RING
     outer = pill_mask(w + 2 * r, h + 2 * r, h // 2 + r)
-    indices = Image.new("P", outer.size, palette[look.fill])
+    indices = Image.new("P", outer.size, palette[bg])
     inner = Canvas(indices, palette)
-    inner.paste(palette.piece(outer, look.fill, DARK_INK), (0, 0))
-    inner.pill((1, 1, w + 2 * r - 1, h + 2 * r - 1), LIGHT_INK, DARK_INK)
-    inner.pill((r, r, r + w, r + h), look.badge, LIGHT_INK)
-    ink = ink_for(look.badge)
-    digits = str(count)
+    inner.paste(palette.piece(outer, bg, DARK_INK), (0, 0))
+    ring, middle = (look.badge, LIGHT_INK) if hollow else (LIGHT_INK, look.badge)
+    inner.pill((1, 1, w + 2 * r - 1, h + 2 * r - 1), ring, DARK_INK)
+    inset = r + 2 if hollow else r
+    inner.pill((inset, inset, w + 2 * r - inset, h + 2 * r - inset), middle, ring)
+    ink = ink_for(middle)
     cy = r + h / 2
-    inner.text((r + 10, cy), look.letter, font(13, bold=True), ink, look.badge, anchor="lm")
-    size = {1: 26, 2: 26, 3: 20}.get(len(digits), 16)
-    inner.text((r + 21 + (w - 25) / 2, cy + 1), digits, font(size, bold=True), ink, look.badge)
+    inner.text((r + 10, cy), look.letter, font(13, bold=True), ink, middle, anchor="lm")
+    size = {1: 26, 2: 26, 3: 20}.get(len(count), 16)
+    inner.text((r + 21 + (w - 25) / 2, cy + 1), count, font(size, bold=True), ink, middle)
     return indices, Image.frombytes("L", outer.size, outer.tobytes().translate(SOLID))
 
 
@@ -481,3 +501,28 @@ def _outlook(canvas: Canvas, b: Board, state: RiskState, pid: int, xy: tuple[int
             canvas.pill((x, xy[1] - 9, x1 + 6, xy[1] + 9), tint, bg, radius=6)
             canvas.text((x + 6, xy[1]), CONTINENT_SHORT[c.id], chip, ink, tint, anchor="lm")
             x = x1 + 11
+
+
+def _key(canvas: Canvas, b: Board, legend_rows: int, locale: str) -> None:
+    """The marks of the last turn, explained on one row under the legend: the attack and fortify arrows, the
+    conquered and fortified outlines, and the badge of armies waiting to move in."""
+    y = MAP_Y + b.geometry.height + 2 + legend_rows * LEGEND_ROW + LEGEND_PAD + KEY_ROW // 2
+    f = font(15)
+    x = canvas.text((24, y), translate("risk.board.key.last_turn", locale), f, DARK_INK, LEGEND, anchor="lm")[2] + 12
+    sample = LOOKS["blue"]
+    for core, outline, key in ((ATTACK_ARROW, LIGHT_INK, "attack"), (FORTIFY_ARROW, DARK_INK, "fortify")):
+        canvas.arrow([(x + 2, y), (x + 44, y)], core, outline)
+        x = canvas.text((x + 54, y), translate(f"risk.board.key.{key}", locale), f, DARK_INK, LEGEND,
+                        anchor="lm")[2] + 22
+    for rim, key in ((CONQUERED, "conquered"), (FORTIFIED, "fortified")):
+        canvas.rect((x, y - 13, x + 26, y + 13), BORDER)
+        canvas.rect((x + 2, y - 11, x + 24, y + 11), rim)
+        canvas.rect((x + 2 + RIM, y - 11 + RIM, x + 24 - RIM, y + 11 - RIM), sample.fill)
+        x = canvas.text((x + 32, y), translate(f"risk.board.key.{key}", locale), f, DARK_INK, LEGEND,
+                        anchor="lm")[2] + 22
+    w, h = b.geometry.badge_size
+    piece = _badge(b.palette, sample, translate("risk.board.moving_in", locale, n=3), w, h, LEGEND, True)
+    x += 18
+    canvas.paste(piece, (x, y - piece[0].height // 2))
+    canvas.text((x + piece[0].width + 8, y), translate("risk.board.key.moving_in", locale, n=3), f, DARK_INK, LEGEND,
+                anchor="lm")

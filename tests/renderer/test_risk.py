@@ -14,8 +14,9 @@ from engine.games.risk.state import NEUTRAL, RiskState
 from renderer import draw, render_board, risk
 from renderer.draw import contrast, ink_for
 from renderer.geometry import Box, load
-from tests.engine.risk.helpers import IDS, P1, P2, P3, P4, P5, P6, Phase, position
+from tests.engine.risk.helpers import IDS, P1, P2, P3, P4, P5, P6, Phase, play, position
 from tests.renderer.colours import problems
+from tests.renderer.test_texts import drawn
 
 GEOMETRY = load("risk")
 UNCLAIMED = ("japan", "peru", "iceland")
@@ -173,8 +174,9 @@ def test_last_turn_attacks_are_arrows_and_conquests_are_outlined(board_state: Ri
                       defence_dice=[5, 4], attacker_losses=1, defender_losses=1)
     won = E.Conquered(player=P1, source="alaska", target="kamchatka", previous_owner=P2)
     after = decode(risk.render(board_state, [battle, won]))
-    assert pixels_of(picture, risk.ATTACK_ARROW) == 0
     top, bottom = risk.MAP_Y, risk.MAP_Y + GEOMETRY.height
+    assert pixels_of(picture, risk.ATTACK_ARROW, (0, top, 1600, bottom)) == 0
+    assert pixels_of(picture, risk.ATTACK_ARROW, (0, bottom, 1600, picture.height)) > 100, "the key shows the arrow"
     assert pixels_of(after, risk.ATTACK_ARROW, (0, top, 12, bottom)) > 10, "no arrow at the left edge"
     assert pixels_of(after, risk.ATTACK_ARROW, (1588, top, 1600, bottom)) > 10, "no arrow at the right edge"
     kamchatka = GEOMETRY.territories["kamchatka"].bbox
@@ -212,6 +214,29 @@ def test_fortify_moves_are_arrows_too(board_state: RiskState, picture: Image.Ima
     quebec = GEOMETRY.territories["quebec"].bbox
     region = (quebec.x0, quebec.y0 + risk.MAP_Y, quebec.x1, quebec.y1 + risk.MAP_Y)
     assert pixels_of(after, risk.FORTIFIED, region) > pixels_of(picture, risk.FORTIFIED, region) + 300
+
+
+@pytest.mark.rule("RISK-CONQ-2")
+def test_a_conquest_awaiting_its_move_in_shows_the_armies_that_must_move_in() -> None:
+    """RISK-CONQ-5 says a territory is never empty, but the state holds 0 armies there until the move-in: the
+    board shows the conqueror's minimum as "3+" on a hollow badge of their colour, never a 0."""
+    before = position(6, phase=Phase.ATTACK, owner={"ontario": P1, "quebec": P2}, armies={"ontario": 10, "quebec": 2})
+    attack = ("attack", P1, {"source": "ontario", "target": "quebec", "dice": 3, "until": "conquer"})
+    pending, events = play(before, attack, dice=[6, 6, 6, 1, 1])
+    assert pending.interrupt is not None and pending.interrupt.kind == "occupy" and pending.armies["quebec"] == 0
+    red = risk.LOOKS["red"]
+    risk._badge.cache_clear()
+    with drawn() as texts:
+        img = decode(risk.render(pending, events))
+    assert "3+" in texts and "0" not in texts
+    badge = GEOMETRY.territories["quebec"].badge
+    assert close(at(img, *fill_anchor("quebec")), red.fill), "the conqueror's fill"
+    assert at(img, *badge_anchor("quebec")) == draw.LIGHT_INK, "a hollow badge"
+    assert at(img, badge.x0 + 1, badge.centre[1]) == red.badge, "ringed in the conqueror's colour"
+    digits = img.crop((badge.x0 + 22, badge.y0 + 4 + risk.MAP_Y, badge.x1 - 4, badge.y1 - 4 + risk.MAP_Y))
+    assert pixels_of(digits, draw.DARK_INK) >= 30, "the count, in dark ink on white"
+    moved, _ = play(pending, ("move", P1, {"count": 5}))
+    assert at(decode(risk.render(moved)), *badge_anchor("quebec")) == red.badge, "once moved in, a plain badge"
 
 
 def test_banner_marks_armies_to_place_only_when_there_are_some() -> None:
