@@ -269,6 +269,22 @@ def arrow_footprint(points: Sequence[Point], head: bool = True) -> ArrowShape:
                        (ARROW_EDGE, ARROW_OVERSHOOT), head)
 
 
+def cover(shapes: Sequence[ArrowShape]) -> tuple[Image.Image, tuple[int, int, int, int]]:
+    """The pixels the arrows cover, drawn as the canvas draws them, as an "L" mask, and the box it fills."""
+    points = [pt for polygons, joints, _ in shapes for pt in [*(v for poly in polygons for v in poly), *joints]]
+    margin = ARROW_CORE + 2 * ARROW_EDGE
+    box = (math.floor(min(x for x, _ in points)) - margin, math.floor(min(y for _, y in points)) - margin,
+           math.ceil(max(x for x, _ in points)) + margin, math.ceil(max(y for _, y in points)) + margin)
+    img = Image.new("L", (box[2] - box[0], box[3] - box[1]))
+    pen = ImageDraw.Draw(img)
+    for polygons, joints, r in shapes:
+        for x, y in joints:
+            pen.ellipse((x - box[0] - r, y - box[1] - r, x - box[0] + r, y - box[1] + r), fill=255)
+        for polygon in polygons:
+            pen.polygon([(x - box[0], y - box[1]) for x, y in polygon], fill=255)
+    return img, box
+
+
 def along(p: Point, q: Point, distance: float) -> Point:
     """The point `distance` px from p towards q (away from q when negative)."""
     length = math.dist(p, q) or 1.0

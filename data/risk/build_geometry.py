@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from engine.games.risk.mapdata import RiskMap, classic  # noqa: E402
-from renderer.draw import ArrowShape, along, arrow_footprint  # noqa: E402
+from renderer.draw import ArrowShape, along, arrow_footprint, cover  # noqa: E402
 from renderer.fonts import font  # noqa: E402
 from renderer.geometry import Geometry, geometry_path  # noqa: E402
 from renderer.risk import BADGE_RING  # noqa: E402
@@ -473,24 +473,10 @@ class Keepout:
             m = ARROW_MARGIN
             pen.rectangle((x0 - m, y0 - m, x1 - 1 + m, y1 - 1 + m), fill=255)
 
-    def covers(self, shapes: list[ArrowShape]) -> tuple[Image.Image, Rect]:
-        """The pixels the arrows cover, as the renderer draws them, and the box they lie in."""
-        points = [pt for polygons, joints, r in shapes for pt in [*(v for poly in polygons for v in poly), *joints]]
-        box = (math.floor(min(x for x, _ in points)) - 12, math.floor(min(y for _, y in points)) - 12,
-               math.ceil(max(x for x, _ in points)) + 12, math.ceil(max(y for _, y in points)) + 12)
-        img = Image.new("L", (box[2] - box[0], box[3] - box[1]))
-        pen = ImageDraw.Draw(img)
-        for polygons, joints, r in shapes:
-            for x, y in joints:
-                pen.ellipse((x - box[0] - r, y - box[1] - r, x - box[0] + r, y - box[1] + r), fill=255)
-            for polygon in polygons:
-                pen.polygon([(x - box[0], y - box[1]) for x, y in polygon], fill=255)
-        return img, box
-
     def clear(self, shapes: list[ArrowShape], allowed: set[int]) -> bool:
         """Whether the arrows keep off every label and badge, and cross only the `allowed` mask values (and the
         picture's edge)."""
-        img, box = self.covers(shapes)
+        img, box = cover(shapes)
         if ImageChops.multiply(img, self.boxes.crop(box)).getbbox() is not None:
             return False
         met = self.mask.crop(box).histogram(mask=img)
