@@ -70,7 +70,7 @@ PLAYER_LOOKS: dict[str, Look] = {
     # "Black" is a near-black indigo badge on a violet fill: a grey fill read as neutral or unclaimed ground.
     "black": Look(hex_rgb("#33214f"), hex_rgb("#7a5cc0"), "K"),
     "pink": make_look("#cc72b0", "P"),
-    "orange": make_look("#e69f00", "O", 0.3),
+    "orange": make_look("#d97000", "O", 0.3),
 }
 """Every player colour of every game, by the engines' colour names."""
 
