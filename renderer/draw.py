@@ -285,6 +285,18 @@ def cover(shapes: Sequence[ArrowShape]) -> tuple[Image.Image, tuple[int, int, in
     return img, box
 
 
+def leave(box: tuple[float, float, float, float], towards: Point, margin: float = 6) -> Point:
+    """Where the line from the box's centre towards a point leaves the box, `margin` px further on (at most
+    half way there): where an arrow starts or ends so that a badge in the box stays clear."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    dx, dy = towards[0] - cx, towards[1] - cy
+    length = math.hypot(dx, dy) or 1.0
+    half_w, half_h = (box[2] - box[0]) / 2, (box[3] - box[1]) / 2
+    t = min(half_w / abs(dx) if dx else math.inf, half_h / abs(dy) if dy else math.inf)
+    t = min(t + margin / length, 0.5)
+    return cx + dx * t, cy + dy * t
+
+
 def along(p: Point, q: Point, distance: float) -> Point:
     """The point `distance` px from p towards q (away from q when negative)."""
     length = math.dist(p, q) or 1.0

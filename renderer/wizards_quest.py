@@ -8,9 +8,11 @@ their hiders are never read.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from itertools import pairwise
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -20,6 +22,7 @@ from engine.games.wizards_quest import events as E
 from engine.games.wizards_quest.board import base_reinforcement, kingdoms
 from engine.games.wizards_quest.data import WQData, standard
 from engine.games.wizards_quest.state import Leader, Phase, TreasureKind, WQPlayer, WQState
+from engine.games.wizards_quest.text import by_boat
 from renderer.draw import (
     DARK_INK,
     LIGHT_INK,
@@ -35,6 +38,7 @@ from renderer.draw import (
     differs,
     hex_rgb,
     ink_for,
+    leave,
     make_look,
     pill_mask,
     text_box,
@@ -209,6 +213,8 @@ class LastTurn:
     """What the public events of the last turn ask to highlight: arrows, captures, where the beasts went."""
 
     attacks: list[tuple[str, str]] = field(default_factory=list)
+    by_boat: set[tuple[str, str]] = field(default_factory=set)
+    """Attacks that crossed water on a Boat Privilege: drawn along the water."""
     frenzies: list[tuple[str, str]] = field(default_factory=list)
     marches: list[tuple[str, str]] = field(default_factory=list)
     captured: set[str] = field(default_factory=set)
@@ -217,7 +223,7 @@ class LastTurn:
     last_battle: E.Battle | None = None
 
     @classmethod
-    def of(cls, events: Sequence[Event]) -> LastTurn:
+    def of(cls, events: Sequence[Event], d: WQData) -> LastTurn:
         last = cls()
         for e in events:
             if e.private_to is not None:
@@ -225,6 +231,8 @@ class LastTurn:
             if (isinstance(e, E.AttackDeclared | E.Battle) and e.source != e.target
                     and (e.source, e.target) not in last.attacks):
                 last.attacks.append((e.source, e.target))
+                if isinstance(e, E.AttackDeclared) and by_boat(e, d):
+                    last.by_boat.add((e.source, e.target))
             if isinstance(e, E.Battle):
                 last.last_battle = e
             elif isinstance(e, E.Captured):
@@ -291,7 +299,7 @@ def render(state: WQState, events: Sequence[Event] = (), *, locale: str = "en",
            away: frozenset[int] = frozenset()) -> bytes:
     """The board as PNG bytes: pure and synchronous; the same state and events always give the same bytes."""
     b = board()
-    last = LastTurn.of(events)
+    last = LastTurn.of(events, b.data)
     names = Names(state, locale)
     canvas = _recolour(b, state, last, -(-len(state.players) // LEGEND_COLUMNS))
     _halo(canvas, b, state)
@@ -301,7 +309,10 @@ def render(state: WQState, events: Sequence[Event] = (), *, locale: str = "en",
     for source, target in last.frenzies:
         _arrow(canvas, b, source, target, FRENZY_ARROW, LIGHT_INK)
     for source, target in last.attacks:
-        _arrow(canvas, b, source, target, ATTACK_ARROW, LIGHT_INK)
+        if (source, target) in last.by_boat:
+            _boat_arrow(canvas, b, source, target)
+        else:
+            _arrow(canvas, b, source, target, ATTACK_ARROW, LIGHT_INK)
     _tabs(canvas, b, state, locale)
     _locations(canvas, b, state, locale)
     _banner(canvas, b, state, last, names, locale)
@@ -349,26 +360,35 @@ def _water_labels(canvas: Canvas, b: Board, locale: str) -> None:
         canvas.text((cx, MAP_Y + river.y0 + (river.y1 - river.y0) * fraction), translate("wq.board.river", locale),
                     f, LIGHT_INK, WATER)
     canvas.text((cx, MAP_Y + (lake.y0 + lake.y1) / 2), translate("wq.board.lake", locale), f, LIGHT_INK, WATER)
-    canvas.text((14, MAP_Y + 18), translate("wq.board.sea", locale), f, BORDER, SEA, anchor="lm")
+    canvas.text((30, MAP_Y + 26), translate("wq.board.sea", locale), f, BORDER, SEA, anchor="lm")
 
 
 def _arrow(canvas: Canvas, b: Board, source: str, target: str, core: RGB, outline: RGB) -> None:
     """An arrow from the edge of the source's badge to the edge of the target's, so that its head shows."""
     g = b.geometry.locations
     s, t = _on_map(g[source].badge), _on_map(g[target].badge)
-    start, end = ((s[0] + s[2]) / 2, (s[1] + s[3]) / 2), ((t[0] + t[2]) / 2, (t[1] + t[3]) / 2)
-    canvas.arrow([_leave(s, start, end), _leave(t, end, start)], core, outline)
+    canvas.arrow([leave(s, _centre(t)), leave(t, _centre(s))], core, outline)
 
 
-def _leave(box: tuple[int, int, int, int], centre: tuple[float, float], towards: tuple[float, float],
-           margin: float = 6) -> tuple[float, float]:
-    """Where the line from the box's centre towards a point leaves the box, `margin` px further on."""
-    dx, dy = towards[0] - centre[0], towards[1] - centre[1]
-    length = (dx * dx + dy * dy) ** 0.5 or 1.0
-    half_w, half_h = (box[2] - box[0]) / 2, (box[3] - box[1]) / 2
-    t = min(half_w / abs(dx) if dx else float("inf"), half_h / abs(dy) if dy else float("inf"))
-    t = min(t + margin / length, 0.5)
-    return centre[0] + dx * t, centre[1] + dy * t
+def boat_route(b: Board, source: str, target: str) -> list[tuple[float, float]]:
+    """A boat attack's way on the picture: out of the source's badge to its landing, along the lane of the water
+    the two share (the shortest, if they share more than one), in from the target's landing to its badge."""
+    g = b.geometry
+    s, t = _on_map(g.locations[source].badge), _on_map(g.locations[target].badge)
+    routes = []
+    for water in b.data.map.shared_water(source, target):
+        lane = [(x, y + MAP_Y) for x, y in g.boats[water].route(source, target)]
+        path = [leave(s, lane[0]), *lane, leave(t, lane[-1])]
+        routes.append((sum(math.dist(p, q) for p, q in pairwise(path)), path))
+    return min(routes)[1]
+
+
+def _boat_arrow(canvas: Canvas, b: Board, source: str, target: str) -> None:
+    canvas.arrow(boat_route(b, source, target), ATTACK_ARROW, LIGHT_INK)
+
+
+def _centre(box: tuple[int, int, int, int]) -> tuple[float, float]:
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
 
 
 def _tabs(canvas: Canvas, b: Board, state: WQState, locale: str) -> None:
@@ -775,6 +795,9 @@ def _key(canvas: Canvas, b: Board, state: WQState, locale: str) -> None:
                                (MARCHED, DARK_INK, "march")):
         canvas.arrow([(x + 2, y), (x + 44, y)], core, outline)
         x = label(x + 54, y, key)
+    canvas.rect((x, y - 13, x + 56, y + 13), WATER)
+    canvas.arrow([(x + 6, y + 9), (x + 14, y - 4), (x + 42, y - 4), (x + 50, y + 9)], ATTACK_ARROW, LIGHT_INK)
+    x = label(x + 62, y, "boat")
     for rim, key in ((CAPTURED, "captured"), (DRAGON, "dragon_landed"), (MAGE, "mage_arrived")):
         canvas.rect((x, y - 13, x + 26, y + 13), BORDER)
         canvas.rect((x + 2, y - 11, x + 24, y + 11), rim)

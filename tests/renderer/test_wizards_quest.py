@@ -15,9 +15,9 @@ from engine.games.wizards_quest import events as E
 from engine.games.wizards_quest.state import WQState
 from renderer import BOARDS, draw, has_board, render_board
 from renderer import wizards_quest as wq
-from renderer.draw import PLAYER_LOOKS, Canvas
+from renderer.draw import PLAYER_LOOKS, Canvas, arrow_footprint, cover
 from renderer.fonts import font
-from renderer.geometry import Box, load_wizards_quest
+from renderer.geometry import Box, WQGeometry, load_wizards_quest
 from tests.engine.wizards_quest.helpers import MAP, P1, P2, P3, P4, P5, P6, Phase, Treasure, Turn, play, position
 from tests.renderer.colours import problems
 
@@ -211,8 +211,51 @@ def test_the_key_explains_the_tunnel_a_lone_leader_the_arrows_and_a_capture_in_p
     with drawn() as texts:
         wq.render(state)
     for text in ("T ⇄ 6.5", "Great Tunnel: 1.2 and 6.5 are adjacent", "a leader with no men", "attack", "orc frenzy",
-                 "Forced March", "being captured: at least 1 moving in", "1+"):
+                 "Forced March", "attack by boat", "being captured: at least 1 moving in", "1+"):
         assert text in texts
+
+
+def shore_pairs() -> list[tuple[str, str]]:
+    """Every two locations that border the same water: a Boat Privilege lets one attack the other."""
+    return [(a, b) for a in MAP.ids for b in MAP.ids if a != b and MAP.shared_water(a, b)]
+
+
+def crossed(route: list[tuple[float, float]]) -> set[int]:
+    """The index-image values (locations, waters) under an arrow drawn along the route."""
+    covered, (x0, y0, x1, y1) = cover([arrow_footprint(route)])
+    index = GEOMETRY.index_image().crop((x0, y0 - wq.MAP_Y, x1, y1 - wq.MAP_Y))
+    return {v for v, n in enumerate(index.histogram(mask=covered)) if n}
+
+
+WATERS = {0, *WQGeometry.WATER_VALUES.values()}
+
+
+@pytest.mark.rule("WQ-BOAT-3")
+def test_every_boat_route_keeps_to_the_water_and_its_two_shores() -> None:
+    """A boat attack is drawn through the water the two locations share, never across other locations."""
+    board = wq.board()
+    for a, b in shore_pairs():
+        route = wq.boat_route(board, a, b)
+        ends = {GEOMETRY.locations[a].index, GEOMETRY.locations[b].index}
+        assert crossed(route) <= ends | WATERS, f"{a} → {b} by boat crosses other locations"
+
+
+@pytest.mark.rule("WQ-BOAT-3", "WQ-DIG-4")
+def test_a_boat_attack_is_drawn_along_the_water_not_across_the_land_between(state: WQState) -> None:
+    """1.1 → 2.3 by boat: the red arrow runs round by the sea, over no location but the two, and ends at 2.3."""
+    declared = E.AttackDeclared(player=P1, kind="campaign", source="1.1", target="2.3", defender=P2, boat=True)
+    battle = E.Battle(player=P1, number=1, source="1.1", target="2.3", against="player", defender=P2, roll=5, d=3,
+                      attacker_won=True, attacker_left=4, defender_left=0)
+    img = decode(wq.render(state, [declared, battle]))
+    board = img.crop((0, wq.MAP_Y, wq.WIDTH, wq.MAP_Y + GEOMETRY.height))
+    red = Image.frombytes("L", board.size, bytes(255 if px == wq.ATTACK_ARROW else 0
+                                                 for px in board.get_flattened_data()))
+    under = {v for v, n in enumerate(GEOMETRY.index_image().histogram(mask=red)) if n}
+    assert under <= {GEOMETRY.locations["1.1"].index, GEOMETRY.locations["2.3"].index} | WATERS
+    x0, y0, x1, y1 = on_map(GEOMETRY.locations["2.3"].badge)
+    assert count(img, wq.ATTACK_ARROW, (x0 - 30, y0 - 30, x1 + 30, y1 + 30)) > 100, "the head reaches 2.3"
+    by_land = decode(wq.render(state, [declared.model_copy(update={"boat": False}), battle]))
+    assert count(by_land, wq.ATTACK_ARROW, on_map(GEOMETRY.locations["1.2"].bbox)) > 0, "a land arrow is straight"
 
 
 def test_size_bounds_even_for_a_busy_board(state: WQState) -> None:
