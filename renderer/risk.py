@@ -6,9 +6,11 @@ the public events. Card identities, missions and secret placement plans are neve
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import pairwise
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -280,7 +282,8 @@ def render(state: RiskState, events: Sequence[Event] = (), *, locale: str = "en"
     canvas = _recolour(b, state, last, -(-len(entries) // LEGEND_COLUMNS))
     _continent_labels(canvas, b)
     for source, target in last.fortifies:
-        _arrow(canvas, b, source, target, FORTIFY_ARROW, DARK_INK)
+        for a, c in pairwise(_path(b, state, source, target)):
+            _arrow(canvas, b, a, c, FORTIFY_ARROW, DARK_INK)
     for source, target in last.attacks:
         _arrow(canvas, b, source, target, ATTACK_ARROW, LIGHT_INK)
     _names(canvas, b, state)
@@ -377,6 +380,27 @@ def _badge(palette: Palette, look: Look, count: str, w: int, h: int, bg: RGB, ho
     size = {1: 26, 2: 26, 3: 20}.get(len(count), 16)
     inner.text((r + 21 + (w - 25) / 2, cy + 1), count, font(size, bold=True), ink, middle)
     return indices, Image.frombytes("L", outer.size, outer.tobytes().translate(SOLID))
+
+
+def _path(b: Board, state: RiskState, source: str, target: str) -> list[str]:
+    """The territories a fortify moved through, link by link: the shortest chain of the mover's territories (a
+    connected fortify may cross several), or of any, if they have changed hands since."""
+    mover = state.owner.get(target)
+    for ours in (True, False):
+        came: dict[str, str] = {source: source}
+        queue = deque([source])
+        while queue:
+            here = queue.popleft()
+            if here == target:
+                path = [here]
+                while path[-1] != source:
+                    path.append(came[path[-1]])
+                return path[::-1]
+            for there in b.map.neighbours[here]:
+                if there not in came and (not ours or there == target or state.owner.get(there) == mover):
+                    came[there] = here
+                    queue.append(there)
+    return [source, target]
 
 
 def _arrow(canvas: Canvas, b: Board, source: str, target: str, core: RGB, outline: RGB) -> None:

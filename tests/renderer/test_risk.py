@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from itertools import combinations
+from itertools import combinations, pairwise
 
 import pytest
 from PIL import Image
@@ -237,6 +237,23 @@ def test_a_conquest_awaiting_its_move_in_shows_the_armies_that_must_move_in() ->
     assert pixels_of(digits, draw.DARK_INK) >= 30, "the count, in dark ink on white"
     moved, _ = play(pending, ("move", P1, {"count": 5}))
     assert at(decode(risk.render(moved)), *badge_anchor("quebec")) == red.badge, "once moved in, a plain badge"
+
+
+@pytest.mark.rule("RISK-DIG-36", "RISK-FORT-3")
+def test_a_connected_fortify_is_drawn_link_by_link_through_the_movers_territories() -> None:
+    """Eastern United States to Alaska is no link: the arrows follow P1's chain through Ontario and the
+    Northwest Territory (not through P2's Alberta), each across its border, clear of the names."""
+    chain = ("eastern_united_states", "ontario", "northwest_territory", "alaska")
+    state = position(3, owner=dict.fromkeys(chain, P1) | {"alberta": P2}, fortify_mode="connected")
+    move = E.Moved(player=P1, source=chain[0], target=chain[-1], count=2, kind="fortify")
+    img = decode(risk.render(state, [move]))
+    for a, c in pairwise(chain):
+        (x0, y0), (x1, y1) = GEOMETRY.arrow(a, c)[0]
+        middle = ((x0 + x1) / 2, (y0 + y1) / 2)
+        assert at(img, *middle) == risk.FORTIFY_ARROW, f"no fortify arrow from {a} to {c}"
+    for a, c in (("western_united_states", "alberta"), ("alberta", "alaska")):
+        (x0, y0), (x1, y1) = GEOMETRY.arrow(a, c)[0]
+        assert at(img, (x0 + x1) / 2, (y0 + y1) / 2) != risk.FORTIFY_ARROW, f"{a} → {c} is not on P1's chain"
 
 
 def test_banner_marks_armies_to_place_only_when_there_are_some() -> None:
