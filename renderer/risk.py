@@ -281,9 +281,11 @@ def render(state: RiskState, events: Sequence[Event] = (), *, locale: str = "en"
         entries.append(None)
     canvas = _recolour(b, state, last, -(-len(entries) // LEGEND_COLUMNS))
     _continent_labels(canvas, b)
+    attacked = {frozenset(pair) for pair in last.attacks}
     for source, target in last.fortifies:
         for a, c in pairwise(_path(b, state, source, target)):
-            _arrow(canvas, b, a, c, FORTIFY_ARROW, DARK_INK)
+            if frozenset((a, c)) not in attacked:  # an attack arrow already marks that link, either way
+                _arrow(canvas, b, a, c, FORTIFY_ARROW, DARK_INK)
     for source, target in last.attacks:
         _arrow(canvas, b, source, target, ATTACK_ARROW, LIGHT_INK)
     _names(canvas, b, state)

@@ -254,6 +254,12 @@ def test_a_connected_fortify_is_drawn_link_by_link_through_the_movers_territorie
     for a, c in (("western_united_states", "alberta"), ("alberta", "alaska")):
         (x0, y0), (x1, y1) = GEOMETRY.arrow(a, c)[0]
         assert at(img, (x0 + x1) / 2, (y0 + y1) / 2) != risk.FORTIFY_ARROW, f"{a} → {c} is not on P1's chain"
+    back = E.Battle(player=P1, source="northwest_territory", target="ontario", defender=P2, attack_dice=[6],
+                    defence_dice=[1], attacker_losses=0, defender_losses=1)
+    (x0, y0), (x1, y1) = GEOMETRY.arrow("ontario", "northwest_territory")[0]
+    link = (min(x0, x1) - 16, min(y0, y1) - 16 + risk.MAP_Y, max(x0, x1) + 16, max(y0, y1) + 16 + risk.MAP_Y)
+    outlined = [pixels_of(decode(risk.render(state, events)), draw.DARK_INK, link) for events in ([back], [back, move])]
+    assert outlined[0] == outlined[1], "where an attack took the link the other way, only the attack's arrow shows"
 
 
 def test_banner_marks_armies_to_place_only_when_there_are_some() -> None:
