@@ -428,7 +428,7 @@ def _locations(canvas: Canvas, b: Board, state: WQState, locale: str) -> None:
         _occupant(canvas, b, state, loc, place.badge, fill, locale)
         if place.tunnel is not None:
             other = tunnel.b if loc == tunnel.a else tunnel.a
-            _tunnel_mouth(canvas, _on_map(place.tunnel), other, fill)
+            _tunnel_mouth(canvas, _on_map(place.tunnel), other, fill, locale)
         if place.tokens is None:
             continue
         tokens: list[Piece] = []
@@ -466,11 +466,11 @@ def _occupant(canvas: Canvas, b: Board, state: WQState, loc: str, box: Box, fill
         leader = state.leader_at(loc)
         men = state.men.get(loc, 0)
         if leader and not men:
-            piece = _leader_alone(b.palette, look, LEADER_LETTER[leader], fill, pill_w, h)
+            piece = _leader_alone(b.palette, look, _leader_letter(leader, locale), fill, pill_w, h)
         else:
             piece = _badge(b.palette, look, str(men), look.letter, fill, pill_w, h)
             size = h * 4 // 5
-            disc = _badge(b.palette, look, LEADER_LETTER[leader], "", fill, size, size) if leader else None
+            disc = _badge(b.palette, look, _leader_letter(leader, locale), "", fill, size, size) if leader else None
     elif state.orcs.get(loc, 0) > 0:
         orcs = state.orcs[loc]
         word = translate("wq.board.orc" if orcs == 1 else "wq.board.orcs", locale)
@@ -512,7 +512,9 @@ def _rings(w: int, h: int, radius: int | None, middle: RGB, inner: RGB,
     return [(shape(0), DARK_INK, 0), (shape(1), middle, 1), (shape(1 + ring), inner, 1 + ring)]
 
 
-LEADER_LETTER: dict[Leader, str] = {"hero": "H", "sorcerer": "S"}
+def _leader_letter(leader: Leader, locale: str) -> str:
+    """The letter on a leader's disc."""
+    return translate(f"wq.board.letter.{leader}", locale)
 
 
 @lru_cache(maxsize=1024)
@@ -617,12 +619,13 @@ def _keep(palette: Palette, bg: RGB, ink: RGB) -> Piece:
     return palette.piece(img.resize((w, h), Image.Resampling.BOX), bg, ink)
 
 
-def _tunnel_mouth(canvas: Canvas, box: tuple[int, int, int, int], other: str, bg: RGB) -> None:
+def _tunnel_mouth(canvas: Canvas, box: tuple[int, int, int, int], other: str, bg: RGB, locale: str) -> None:
     """A Great Tunnel mouth: "T" and the far mouth's id (WQ-MAP-3)."""
     x0, y0, x1, y1 = box
     canvas.pill(box, DARK_INK, bg)
     canvas.pill((x0 + 2, y0 + 2, x1 - 2, y1 - 2), TUNNEL, DARK_INK)
-    canvas.text(((x0 + x1) / 2, (y0 + y1) / 2 + 1), f"T ⇄ {other}", font(16, bold=True), LIGHT_INK, TUNNEL)
+    canvas.text(((x0 + x1) / 2, (y0 + y1) / 2 + 1), translate("wq.board.tunnel_mouth", locale, other=other),
+                font(16, bold=True), LIGHT_INK, TUNNEL)
 
 
 def _banner(canvas: Canvas, b: Board, state: WQState, last: LastTurn, names: Names, locale: str) -> None:
@@ -767,9 +770,9 @@ def _key(canvas: Canvas, b: Board, state: WQState, locale: str) -> None:
     entries: list[tuple[Piece, str]] = [
         (_token(b.palette, "dragon", DRAGON, LEGEND, 26), "dragon"),
         (_token(b.palette, "mage", MAGE, LEGEND, 26), "mage"),
-        (_badge(b.palette, sample, LEADER_LETTER["hero"], "", LEGEND, 26, 26), "hero"),
-        (_badge(b.palette, sample, LEADER_LETTER["sorcerer"], "", LEGEND, 26, 26), "sorcerer"),
-        (_leader_alone(b.palette, sample, LEADER_LETTER["hero"], LEGEND, 66, 32), "leader_alone"),
+        (_badge(b.palette, sample, _leader_letter("hero", locale), "", LEGEND, 26, 26), "hero"),
+        (_badge(b.palette, sample, _leader_letter("sorcerer", locale), "", LEGEND, 26, 26), "sorcerer"),
+        (_leader_alone(b.palette, sample, _leader_letter("hero", locale), LEGEND, 66, 32), "leader_alone"),
         (_orc_badge(b.palette, 4, translate("wq.board.orcs", locale), True, LEGEND, 66, 26, True), "frenzy"),
     ]
     if state.options.decoy and state.phase is not Phase.GAME_OVER:
@@ -786,7 +789,7 @@ def _key(canvas: Canvas, b: Board, state: WQState, locale: str) -> None:
     mouth = b.geometry.locations[tunnel.a].tunnel
     assert mouth is not None
     w, h = mouth.x1 - mouth.x0, mouth.y1 - mouth.y0
-    _tunnel_mouth(canvas, (x, y - h // 2, x + w, y - h // 2 + h), tunnel.b, LEGEND)
+    _tunnel_mouth(canvas, (x, y - h // 2, x + w, y - h // 2 + h), tunnel.b, LEGEND, locale)
     label(x + w + 6, y, "tunnel", a=tunnel.a, b=tunnel.b)
 
     y = top + KEY_ROW + KEY_ROW // 2
