@@ -20,6 +20,7 @@ from engine.games.risk import events as E
 from engine.games.risk.mapdata import RiskMap, classic
 from engine.games.risk.rules import reinforcements
 from engine.games.risk.state import NEUTRAL, Phase, RiskPlayer, RiskState
+from engine.games.risk.text import losses
 from renderer.draw import (
     DARK_INK,
     LIGHT_INK,
@@ -454,7 +455,8 @@ def _banner(canvas: Canvas, b: Board, state: RiskState, last: LastTurn, names: N
         e = last.last_battle
         battle = translate("risk.board.last_battle", locale, source=b.map.territory[e.source].name,
                            target=b.map.territory[e.target].name, attack="-".join(map(str, e.attack_dice)),
-                           defence="-".join(map(str, e.defence_dice)), a=e.attacker_losses, d=e.defender_losses)
+                           defence="-".join(map(str, e.defence_dice)), a=e.attacker_losses, d=e.defender_losses,
+                           result=losses(e.attacker_losses, e.defender_losses))
         canvas.text((WIDTH - 24, y2), battle, font(17, bold=True), LIGHT_INK, BANNER, anchor="rm")
 
 

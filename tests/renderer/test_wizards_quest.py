@@ -327,7 +327,7 @@ def test_last_turn_attacks_captures_and_beasts_are_highlighted(state: WQState, p
         assert count(after, colour, box) > count(picture, colour, box) + 500, loc
     with drawn() as texts:
         wq.render(state, [battle])
-    assert "Last battle 3.6 → 4.4: die 5 vs D 4, attacker wins" in texts
+    assert "Last battle 3.6 → 4.4: rolled 5, above the defence of 4: attacker wins" in texts
 
 
 @pytest.mark.rule("WQ-DIG-4")
