@@ -28,6 +28,7 @@ from cogs.common import (
 from cogs.guard import Guarded
 from engine.core.errors import RuleError
 from engine.core.i18n import inert, mention, msg, translate
+from engine.core.record import PublicRecord
 from engine.games import get
 from engine.service import LOBBY_DAYS, lobby_of
 from engine.table import MAX_DEADLINE_HOURS, MAX_VACATION_DAYS, MIN_DEADLINE_HOURS, Lobby, winners_of
@@ -309,11 +310,12 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
 
     # -- the record
 
-    @app_commands.command(name="export", description="The game record as JSON: it replays the game exactly")
+    @app_commands.command(name="export", description="The game record as JSON (replayable once the game is over)")
     async def export(self, interaction: discord.Interaction) -> None:
-        record = await service_of(interaction).record(interaction.channel_id or 0)
+        record = await service_of(interaction).export(interaction.channel_id or 0)
         data = record.model_dump_json(indent=1).encode()
-        await reply(interaction, translate("export.done", locale_of(interaction)),
+        key = "export.public" if isinstance(record, PublicRecord) else "export.done"
+        await reply(interaction, translate(key, locale_of(interaction)),
                     files=[discord.File(io.BytesIO(data), filename="record.json")])
 
     @app_commands.command(name="replay", description="The game so far as an animated picture, one frame per turn")

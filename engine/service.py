@@ -19,7 +19,7 @@ from engine.core.errors import RuleError, first_problem, player_count_error
 from engine.core.i18n import mention
 from engine.core.models import Action, Decision, Event, GameState, Seat
 from engine.core.play import ai_random
-from engine.core.record import GameRecord, apply_entry, start
+from engine.core.record import GameRecord, PublicEntry, PublicRecord, apply_entry, start
 from engine.core.ruleset import Ruleset
 from engine.core.seats import RESEAT, reseat
 from engine.games import get
@@ -819,8 +819,25 @@ class GameService:
 
     # -- history, records and results
 
+    async def export(self, channel_id: int) -> GameRecord | PublicRecord:
+        """The record for anyone who asks: the whole record once the game is over; while it runs, only what
+        the public may see, since the seed and the logged actions would let anyone foresee every die and learn
+        every secret."""
+        game, state = await self.current(channel_id)
+        if state is None:
+            raise RuleError("E_NOT_STARTED")
+        if game.status != "running":
+            return await self.record(channel_id)
+        lobby = lobby_of(game)
+        history = [PublicEntry(seq=row.seq, actor=row.actor, type=str(row.action.get("type", "?")),
+                               events=[e for e in row.events if e.get("private_to") is None])
+                   for row in await self.store.actions(game.id)]
+        return PublicRecord(game=game.ruleset, options=lobby.options, seats=lobby.first_seats or lobby.seats,
+                            position=get(game.ruleset).view(state, None), history=history)
+
     async def record(self, channel_id: int) -> GameRecord:
-        """The game record (seed, options, seats, actions) that replays the game exactly."""
+        """The whole game record (seed, options, seats, actions) that replays the game exactly: for a game that
+        is over, and for the bot's own use (the demo, replays); `export` is what players get."""
         game, state = await self.current(channel_id)
         if state is None:
             raise RuleError("E_NOT_STARTED")

@@ -39,6 +39,32 @@ class GameRecord(BaseModel):
         return value
 
 
+PUBLIC_FORMAT = "gm-public/1"
+"""A running game's export: what everyone at the table may see, never enough to replay it or foresee a die."""
+
+
+class PublicEntry(BaseModel):
+    """One logged action as the public saw it: who did what kind of thing, and the public events."""
+
+    seq: int
+    actor: int
+    type: str
+    events: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class PublicRecord(BaseModel):
+    """A game still being played, exported without its secrets: no seed, no dice state, no hands, missions,
+    orders or deck, and no action's own contents (they may hold a secret, such as where a decoy went)."""
+
+    format: str = PUBLIC_FORMAT
+    game: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[Seat]
+    position: dict[str, Any]
+    """The position as a spectator sees it (the ruleset's `view(state, None)`)."""
+    history: list[PublicEntry] = Field(default_factory=list)
+
+
 def start(ruleset: Ruleset, record: GameRecord) -> tuple[GameState, list[Event]]:
     """The game's first position, under the schema the record was made with."""
     options = ruleset.options_model.model_validate(record.options)

@@ -6,6 +6,7 @@ import asyncio
 import copy
 import io
 import json
+import random
 import re
 import time
 from pathlib import Path
@@ -145,11 +146,6 @@ async def test_export_replays_and_the_replay_gif(h: DispatchHarness) -> None:
     await h.slash("game", "add-ai", user=ada)
     await h.slash("game", "add-ai", user=ada)
     await h.slash("game", "start", user=ada)
-    exported = await h.slash("game", "export", user=h.add_member("Spectator"))
-    [upload] = exported.files
-    record = GameRecord.model_validate(json.loads(upload.data))
-    state, _ = replay(get("risk"), record)
-    assert state.digest() == (await state_of(h)).digest()
     early = await h.slash("game", "replay", user=ada)
     assert "nothing to replay yet" in early.content
     state = await state_of(h)
@@ -162,6 +158,12 @@ async def test_export_replays_and_the_replay_gif(h: DispatchHarness) -> None:
     [gif] = movie.files
     assert gif.filename == "replay.gif"
     assert Image.open(io.BytesIO(gif.data)).n_frames == state.turn
+    await h.slash("game", "vote", options={"choice": "draw"}, user=ada)  # over: the whole record is exported
+    exported = await h.slash("game", "export", user=h.add_member("Spectator"))
+    [upload] = exported.files
+    record = GameRecord.model_validate(json.loads(upload.data))
+    replayed, _ = replay(get("risk"), record)
+    assert replayed.digest() == (await state_of(h)).digest() and "python -m engine replay" in exported.content
 
 
 async def test_history_pages_with_buttons(h: DispatchHarness) -> None:
@@ -321,3 +323,52 @@ async def test_concurrent_fifty_players_press_at_once(h: DispatchHarness) -> Non
     reasons = {r.content for r in results if r.ephemeral}
     assert all(reason.startswith("⚠️") for reason in reasons), reasons
     assert any("not playing" in r for r in reasons) and any("turn" in r for r in reasons), reasons
+
+
+async def exported(h: DispatchHarness) -> dict:
+    result = await h.slash("game", "export", user=h.add_member("Spectator"))
+    [upload] = result.files
+    return json.loads(upload.data)
+
+
+async def test_a_live_export_can_not_foresee_a_die_or_learn_a_secret(h: DispatchHarness) -> None:
+    """Mid-game, the export is a function of what the public may see: changing the seed, the dice state, the
+    deck order, the hands and the missions changes nothing in it, and it holds none of them (item 1 of #13)."""
+    await start_game(h, "Ada", "Bo", "Cy", mode="secret_mission")
+    public = await exported(h)
+    assert public["format"] == "gm-public/1" and "seed" not in public and "actions" not in public
+    assert not {"rng", "deck", "hands", "missions", "plans"} & set(public["position"])
+    state = await state_of(h)
+    text = json.dumps(public)
+    for pid, mission in state.missions.items():
+        assert f'"{mission}"' not in text, f"{pid}'s mission is in the export"
+    assert str(state.rng.state) not in text and str((await h.bot.service.live(channel_id(h))).seed) not in text  # type: ignore[attr-defined]
+    secrets = state.model_copy(update={"rng": state.rng.model_copy(update={"state": state.rng.state ^ 0xFFFF}),
+                                       "deck": list(reversed(state.deck)),
+                                       "missions": {p: "M01" for p in state.missions},
+                                       "hands": {p: list(reversed(h_)) for p, h_ in state.hands.items()}})
+    service = h.bot.service  # type: ignore[attr-defined]
+    game = await service.live(channel_id(h))
+    async with service.store.transaction() as db:
+        await db.execute("UPDATE games SET state = ?, seed = seed + 1, version = version + 1 WHERE id = ?",
+                         (secrets.model_dump_json(), game.id))
+    assert await exported(h) == public, "the export depends on something secret"
+
+
+async def test_a_live_wizards_quest_export_shows_no_decoy(h: DispatchHarness) -> None:
+    """The logged `hide` actions said where each decoy went: the public export carries no action contents."""
+    await start_game(h, "Ada", "Bo", game="wizards-quest", decoy=True)
+    service = h.bot.service  # type: ignore[attr-defined]
+    ruleset = get("wizards-quest")
+    _, state = await service.current(channel_id(h))
+    while state.phase.value.startswith("setup"):  # the humans set up as the AI would, hides included
+        decision = ruleset.pending(state)[0]
+        action = ruleset.policy("baseline").choose(state, decision.player, random.Random(state.seq))
+        state = (await service.act(channel_id(h), decision.player, action.model_dump(exclude={"player"}))).state
+    game = await service.live(channel_id(h))
+    hides = [row.action for row in await service.store.actions(game.id) if row.action.get("type") == "hide"]
+    public = await exported(h)
+    assert all(set(entry) == {"seq", "actor", "type", "events"} for entry in public["history"])
+    kinds = [t["kind"] for t in public["position"]["treasures"]]
+    assert kinds and all(kind is None for kind in kinds)
+    assert all(json.dumps(a) not in json.dumps(public) for a in hides)
