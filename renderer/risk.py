@@ -269,6 +269,12 @@ def fill_of(state: RiskState, tid: str) -> RGB:
 def render(state: RiskState, events: Sequence[Event] = (), *, locale: str = "en",
            away: frozenset[int] = frozenset()) -> bytes:
     """The board as PNG bytes: pure and synchronous; the same state and events always give the same bytes."""
+    return draw(state, events, locale=locale, away=away).png()
+
+
+def draw(state: RiskState, events: Sequence[Event] = (), *, locale: str = "en",
+         away: frozenset[int] = frozenset()) -> Canvas:
+    """The board drawn on its palette canvas, before it is encoded."""
     b = board()
     last = LastTurn.of(events)
     names = Names(state, locale)
@@ -285,7 +291,7 @@ def render(state: RiskState, events: Sequence[Event] = (), *, locale: str = "en"
     _badges(canvas, b, state)
     _banner(canvas, b, state, last, names, locale)
     _legend(canvas, b, state, entries, names, locale, away)
-    return canvas.png()
+    return canvas
 
 
 def _recolour(b: Board, state: RiskState, last: LastTurn, legend_rows: int) -> Canvas:
