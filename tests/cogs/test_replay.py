@@ -23,6 +23,8 @@ from tests.discord.harness import DispatchHarness
 
 SMALL = 200_000
 """An upload limit far below any Discord server's, so that a test game is over it."""
+TINY = 60_000
+"""Too small for even the first and last board at the usual size."""
 
 
 async def ai_game(h: DispatchHarness, seed: int, channel: dict[str, Any] | None = None) -> int:
@@ -82,7 +84,7 @@ def watch(h: DispatchHarness, hold: bool = False) -> Spy:
     return spy
 
 
-async def test_a_long_games_replay_fits_a_small_upload_limit_and_says_what_it_left_out(h: DispatchHarness) -> None:
+async def test_a_long_games_replay_fits_the_upload_limit_and_says_what_it_left_out(h: DispatchHarness) -> None:
     turns = await ai_game(h, seed=4)
     result = await h.slash("game", "replay", user=h.add_member("Spectator"), attachment_size_limit=SMALL)
     [upload] = result.files  # the fake, like Discord, refuses a file over the interaction's limit
@@ -95,6 +97,15 @@ async def test_a_long_games_replay_fits_a_small_upload_limit_and_says_what_it_le
     whole = await h.slash("game", "replay")
     assert whole.content == "The game so far, one frame per turn."
     assert Image.open(io.BytesIO(whole.files[0].data)).n_frames == turns
+    tiny = await h.slash("game", "replay", attachment_size_limit=TINY)
+    assert tiny.content.startswith("Showing 2 of ")
+    assert re.search(r"\nThe pictures are \d+ pixels wide, smaller than usual, to fit this server's upload limit\.$",
+                     tiny.content), tiny.content
+    assert len(tiny.files[0].data) <= TINY
+    too_small = await h.slash("game", "replay", attachment_size_limit=2000)
+    [answer] = too_small.followups  # in place of the removed "thinking…" placeholder
+    assert answer.ephemeral and answer.files == []
+    assert answer.content == "⚠️ Even the smallest replay of this game is over this server's upload limit (1 KB)."
 
 
 async def test_the_moves_are_replayed_and_drawn_off_the_event_loop(h: DispatchHarness,
