@@ -10,9 +10,14 @@ import argparse
 import asyncio
 import logging
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+# discord.py imports the deprecated audioop for voice, which the bot never uses; this must precede that import
+warnings.filterwarnings("ignore", "'audioop' is deprecated", DeprecationWarning, "discord.player")
+
+import aiohttp
 import discord
 import yarl
 from discord.ext import commands
@@ -21,9 +26,10 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from cogs.common import announce, on_app_command_error
 from cogs.guard import GuardedTree, RateLimiter
+from engine.cliargs import GAMES, Refused, check_players, game_name, game_options, option_pair, positive_int
 from engine.core.models import Event, GameState, Seat
 from engine.core.record import GameRecord, apply_entry, start
-from engine.games import NAMES, get
+from engine.games import get
 from engine.positions import record_json
 from engine.replays import Frame, Replay
 from engine.service import GameService
@@ -33,6 +39,18 @@ from renderer.animate import replay_gif
 from renderer.cache import RenderCache
 
 log = logging.getLogger("gamemaster")
+
+NO_VOICE = frozenset({"PyNaCl is not installed, voice will NOT be supported",
+                      "davey is not installed, voice will NOT be supported"})
+"""What discord.Client logs (logger `discord.client`) when the first client of a process is made without the
+voice libraries: the bot has no voice, so these are noise."""
+
+
+def not_about_voice(record: logging.LogRecord) -> bool:
+    return record.msg not in NO_VOICE
+
+
+logging.getLogger("discord.client").addFilter(not_about_voice)
 
 TOKEN_HELP = """No valid Discord bot token was found.
 
@@ -58,6 +76,8 @@ class Settings(BaseSettings):
     rate_limit_burst: int = Field(default=8, ge=1)
     max_games_per_server: int = Field(default=25, ge=1)
     """Games in lobby or running at once in one server."""
+    max_lobbies_per_member: int = Field(default=3, ge=1)
+    """Open lobbies (games not started yet) one member may host in one server at once."""
     discord_api_base: str | None = None
     """Test only: the REST base URL of a fake Discord server."""
     discord_gateway_url: str | None = None
@@ -92,7 +112,8 @@ class GameMasterBot(commands.Bot):
             return replay_gif(frames, max_bytes) if frames and has_board(frames[0][0].game) else None
 
         self.service = GameService(self.store, renderer=render, animator=animate,
-                                   max_games_per_guild=self.settings.max_games_per_server)
+                                   max_games_per_guild=self.settings.max_games_per_server,
+                                   max_lobbies_per_member=self.settings.max_lobbies_per_member)
         self.tree.on_error = on_app_command_error
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -125,13 +146,15 @@ DEMO_CHANNEL = 1
 DEMO_NAMES = ("Ada", "Björn", "Chiyo", "Dmitri", "Eun-ji", "Farah")
 
 
-def run_demo(game: str, players: int, seed: int, out: Path, policy: str = "baseline") -> GameRecord:
+def run_demo(game: str, players: int, seed: int, out: Path, policy: str = "baseline",
+             options: Mapping[str, object] | None = None) -> GameRecord:
     """Play a whole AI game through the service and SQLite, as Discord commands would; then write
-    record.json, transcript.txt and the board after every turn (replayed from the stored record) to `out`."""
+    record.json, transcript.txt and the board after every turn (replayed from the stored record) to `out`.
+    `options` are the game's options as the lobby takes them (the service validates them)."""
     out.mkdir(parents=True, exist_ok=True)
     for old in (*out.glob("board-*.png"), out / "demo.sqlite3"):
         old.unlink(missing_ok=True)
-    record = asyncio.run(_play_stored(game, players, seed, out / "demo.sqlite3", policy))
+    record = asyncio.run(_play_stored(game, players, seed, out / "demo.sqlite3", policy, dict(options or {})))
     ruleset = get(game)
     state, events = start(ruleset, record)
     lines = [f"# {ruleset.title} — offline demo, seed {seed}, {players} AI players", ""]
@@ -163,13 +186,14 @@ def run_demo(game: str, players: int, seed: int, out: Path, policy: str = "basel
     return record
 
 
-async def _play_stored(game: str, players: int, seed: int, path: Path, policy: str) -> GameRecord:
+async def _play_stored(game: str, players: int, seed: int, path: Path, policy: str,
+                       options: dict[str, object]) -> GameRecord:
     """The lobby, the start and every AI move go through GameService into SQLite; the log is the record."""
     store = await Store.open(path)
     try:
         service = GameService(store, seed_source=lambda: seed)
         seats = [Seat(id=i + 1, name=DEMO_NAMES[i % len(DEMO_NAMES)], ai=True) for i in range(players)]
-        await service.new_game(DEMO_CHANNEL, None, seats[0], game, {}, ai_policy=policy)
+        await service.new_game(DEMO_CHANNEL, None, seats[0], game, options, ai_policy=policy)
         for seat in seats[1:]:
             await service.join(DEMO_CHANNEL, seat)
         await service.start(DEMO_CHANNEL, seats[0].id)  # AI seats play the whole game
@@ -179,7 +203,7 @@ async def _play_stored(game: str, players: int, seed: int, path: Path, policy: s
 
 
 def run_discord(settings: Settings) -> int:
-    """Connect to Discord and serve until stopped; explain a bad token instead of a traceback."""
+    """Connect to Discord and serve until stopped; explain a bad token or an unreachable Discord in words."""
     if settings.discord_api_base or settings.discord_gateway_url:
         point_at(settings.discord_api_base, settings.discord_gateway_url)
     token = settings.discord_token.get_secret_value() if settings.discord_token else ""
@@ -189,17 +213,30 @@ def run_discord(settings: Settings) -> int:
     except discord.LoginFailure:
         print(TOKEN_HELP, file=sys.stderr)
         return 2
+    except (aiohttp.ClientError, TimeoutError, discord.GatewayNotFound) as err:  # once connected, it reconnects
+        reason = str(err) or type(err).__name__  # a timeout has no text
+        print(f"could not reach Discord at {discord.http.Route.BASE}: {reason}", file=sys.stderr)
+        return 1
+    except discord.HTTPException as err:  # an error status at login or in setup_hook's first requests
+        print(f"Discord refused the bot's start-up at {discord.http.Route.BASE}: {err}", file=sys.stderr)
+        return 1
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--demo", action="store_true", help="play an offline AI game instead of connecting")
-    parser.add_argument("--game", default="risk", choices=[n.replace("_", "-") for n in NAMES])
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--seed", type=int, default=3)
-    parser.add_argument("--out", type=Path, default=Path("out/demo"))
-    parser.add_argument("--policy", choices=("random", "baseline"), default="baseline")
+    parser.add_argument("--game", type=game_name, choices=GAMES, default="risk",
+                        help="the demo's game (default: %(default)s)")
+    parser.add_argument("--players", type=positive_int, default=4, help="AI players in the demo (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=3,
+                        help="the demo's seed; the same seed plays the same game (default: %(default)s)")
+    parser.add_argument("--out", type=Path, default=Path("out/demo"),
+                        help="where the demo writes its files (default: %(default)s)")
+    parser.add_argument("--policy", choices=("random", "baseline"), default="baseline",
+                        help="how the AI seats play (default: %(default)s)")
+    parser.add_argument("--option", type=option_pair, action="append", default=[], metavar="NAME=VALUE",
+                        help="a game option for the demo, e.g. mode=two_player; repeatable (default: none)")
     args = parser.parse_args(argv)
     settings = Settings()
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -208,10 +245,11 @@ def main(argv: list[str] | None = None) -> int:
             return run_discord(settings)
         print(TOKEN_HELP + "\nPlaying an offline demo game instead.\n", file=sys.stderr)
     ruleset = get(args.game)
-    low, high = ruleset.player_range(ruleset.options_model())
-    if not low <= args.players <= high:
-        parser.error(f"{ruleset.title} with default options takes {low}–{high} players")
-    run_demo(args.game, args.players, args.seed, args.out, args.policy)
+    try:
+        check_players(ruleset, game_options(ruleset, args.option), args.players, args.option)
+    except Refused as err:
+        parser.error(str(err))
+    run_demo(args.game, args.players, args.seed, args.out, args.policy, dict(args.option))
     return 0
 
 

@@ -238,6 +238,8 @@ def outcome_messages(outcome: Outcome, lead: str | None = None, locale: str = "e
     must decide next; every message within Discord's length limit."""
     blocks = sections(outcome) or [[]]
     blocks[0][:0] = [lead] if lead else []
+    if outcome.new_host is not None:
+        blocks[-1].append(translate("table.new_host", locale, player=who(outcome.new_host, outcome.state)))
     if outcome.state is not None and outcome.winners is None:
         seen: set[int] = set()
         for decision in outcome.pending:

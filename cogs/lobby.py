@@ -27,8 +27,9 @@ from cogs.common import (
 )
 from cogs.guard import Guarded
 from engine.core.errors import RuleError
-from engine.core.i18n import inert, msg, translate
+from engine.core.i18n import inert, mention, msg, translate
 from engine.games import get
+from engine.service import LOBBY_DAYS, lobby_of
 from engine.table import MAX_DEADLINE_HOURS, MAX_VACATION_DAYS, MIN_DEADLINE_HOURS, Lobby, winners_of
 
 OPTION_NAMES = {"setup_placement": "placement", "fortify_mode": "fortify"}
@@ -96,17 +97,20 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         options |= {"turn_timer_hours": timer, "timeout_action": timeout_action, "absent_after": absent_after,
                     "defender_timeout_minutes": 1.0 if timer <= 1 else 60.0}  # ruling 10
         row = await service_of(interaction).new_game(interaction.channel_id or 0, interaction.guild_id,
-                                                     seat_for(interaction.user), game, options)
+                                                     seat_for(interaction.user), game, options,
+                                                     interaction_id=str(interaction.id))
         title = get(row.ruleset).title
         await reply(interaction, translate("lobby.created", locale_of(interaction), host=interaction.user.mention,
-                                           game=title, options=self.summary(row.lobby["options"])))
+                                           game=title, options=self.summary(row.lobby["options"]),
+                                           closes=timestamp(row.created_at + LOBBY_DAYS * 86400)))
 
     @app_commands.command(name="join", description="Take a seat in this channel's game")
     @app_commands.describe(colour="The colour you would like (a free one is given if it is taken)")
     @app_commands.choices(colour=COLOURS)
     async def join(self, interaction: discord.Interaction, colour: str | None = None) -> None:
-        row = await service_of(interaction).join(interaction.channel_id or 0, seat_for(interaction.user, colour))
-        seats = Lobby.model_validate(row.lobby).seats
+        row = await service_of(interaction).join(interaction.channel_id or 0, seat_for(interaction.user, colour),
+                                                 interaction_id=str(interaction.id))
+        seats = lobby_of(row).seats
         await reply(interaction, translate("lobby.joined", locale_of(interaction), player=interaction.user.mention,
                                            n=len(seats)))
 
@@ -116,14 +120,16 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         if game.status == "running":  # ruling 8: during a game, leaving is resigning
             await self.ask_to_resign(interaction)
             return
-        row = await service_of(interaction).leave(interaction.channel_id or 0, interaction.user.id)
+        row = await service_of(interaction).leave(interaction.channel_id or 0, interaction.user.id,
+                                                  interaction_id=str(interaction.id))
         key = "lobby.left" if row is not None else "lobby.closed"
         await reply(interaction, translate(key, locale_of(interaction), player=interaction.user.mention))
 
     @app_commands.command(name="add-ai", description="Host only: add an AI player to the lobby")
     async def add_ai(self, interaction: discord.Interaction) -> None:
-        row = await service_of(interaction).add_ai(interaction.channel_id or 0, interaction.user.id)
-        seat = Lobby.model_validate(row.lobby).seats[-1]
+        row = await service_of(interaction).add_ai(interaction.channel_id or 0, interaction.user.id,
+                                                   interaction_id=str(interaction.id))
+        seat = lobby_of(row).seats[-1]
         await reply(interaction, translate("lobby.ai_added", locale_of(interaction), name=inert(seat.name)))
 
     @app_commands.command(name="start", description="Host only: seat everyone in random order and begin")
@@ -131,7 +137,8 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         service = service_of(interaction)
         await service.check_start(interaction.channel_id or 0, interaction.user.id)  # errors stay private
         await interaction.response.defer(thinking=True)  # dealing and AI turns can take a moment
-        outcome = await service.start(interaction.channel_id or 0, interaction.user.id)
+        outcome = await service.start(interaction.channel_id or 0, interaction.user.id,
+                                      interaction_id=str(interaction.id))
         state = outcome.state
         assert state is not None
         order = ", ".join(who(p.id, state) for p in getattr(state, "players", []))
@@ -145,7 +152,7 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
     async def status(self, interaction: discord.Interaction) -> None:
         game, state = await service_of(interaction).current(interaction.channel_id or 0)
         locale = locale_of(interaction)
-        lobby = Lobby.model_validate(game.lobby)
+        lobby = lobby_of(game)
         ruleset = get(game.ruleset)
         lines = [translate("status.header", locale, game=ruleset.title, status=game.status,
                            host=who(game.host_id, state)),
@@ -193,7 +200,7 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         service = service_of(interaction)
         game = await service.live(interaction.channel_id or 0)
         if interaction.user.id != game.host_id and not is_moderator(interaction):
-            raise RuleError("E_NOT_HOST", host=f"<@{game.host_id}>")
+            raise RuleError("E_NOT_HOST", host=mention(game.host_id))
         await reply(interaction, translate("abandon.confirm", locale_of(interaction)), ephemeral=True,
                     view=confirm_view("abandon", game.id))
 
@@ -203,13 +210,15 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
     @app_commands.describe(days=f"How many days you are away (1–{MAX_VACATION_DAYS})")
     async def vacation(self, interaction: discord.Interaction,
                        days: app_commands.Range[int, 1, MAX_VACATION_DAYS]) -> None:
-        _, until = await service_of(interaction).vacation(interaction.channel_id or 0, interaction.user.id, days)
+        _, until = await service_of(interaction).vacation(interaction.channel_id or 0, interaction.user.id, days,
+                                                          interaction_id=str(interaction.id))
         await reply(interaction, translate("table.vacation", locale_of(interaction), player=interaction.user.mention,
                                            until=timestamp(until, "f")))
 
     @app_commands.command(name="back", description="End your absence or vacation and play your own seat again")
     async def back(self, interaction: discord.Interaction) -> None:
-        outcome = await service_of(interaction).back(interaction.channel_id or 0, interaction.user.id)
+        outcome = await service_of(interaction).back(interaction.channel_id or 0, interaction.user.id,
+                                                     interaction_id=str(interaction.id))
         await respond(interaction, outcome, lead=translate("table.back", locale_of(interaction),
                                                            player=interaction.user.mention))
 
@@ -235,7 +244,8 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
     async def vote(self, interaction: discord.Interaction,
                    choice: Literal["draw", "surrender", "withdraw"]) -> None:
         locale = locale_of(interaction)
-        tally = await service_of(interaction).vote(interaction.channel_id or 0, interaction.user.id, choice)
+        tally = await service_of(interaction).vote(interaction.channel_id or 0, interaction.user.id, choice,
+                                                   interaction_id=str(interaction.id))
         if tally.kind == "withdraw":
             await reply(interaction, translate("table.vote_withdrawn", locale, player=interaction.user.mention))
             return
@@ -245,7 +255,7 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
                                                needed=len(tally.needed)))
             return
         state = tally.outcome.state
-        lobby = Lobby.model_validate(tally.outcome.game.lobby)
+        lobby = lobby_of(tally.outcome.game)
         assert state is not None and lobby.result is not None
         winner = ", ".join(who(w, state) for w in lobby.result.winners)
         await reply(interaction, translate(f"table.vote_{choice}", locale, winner=winner))
@@ -256,7 +266,8 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
     @app_commands.describe(player="Who to remove; the rules decide what happens to their pieces")
     async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
         outcome = await service_of(interaction).kick(interaction.channel_id or 0, interaction.user.id,
-                                                     is_moderator(interaction), player.id)
+                                                     is_moderator(interaction), player.id,
+                                                     interaction_id=str(interaction.id))
         await respond(interaction, outcome, lead=translate("table.kicked", locale_of(interaction),
                                                            host=interaction.user.mention, player=player.mention))
 
@@ -266,20 +277,21 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         if new.bot:
             raise RuleError("E_RESEAT_AI")
         outcome = await service_of(interaction).replace(interaction.channel_id or 0, interaction.user.id,
-                                                        is_moderator(interaction), old.id, seat_for(new))
+                                                        is_moderator(interaction), old.id, seat_for(new),
+                                                        interaction_id=str(interaction.id))
         await respond(interaction, outcome, lead=translate("table.replaced", locale_of(interaction),
                                                            old=old.mention, new=new.mention))
 
     @app_commands.command(name="pause", description="Host or moderator: stop the clocks; play waits until resume")
     async def pause(self, interaction: discord.Interaction) -> None:
         await service_of(interaction).pause(interaction.channel_id or 0, interaction.user.id,
-                                            is_moderator(interaction))
+                                            is_moderator(interaction), interaction_id=str(interaction.id))
         await reply(interaction, translate("table.paused", locale_of(interaction), player=interaction.user.mention))
 
     @app_commands.command(name="resume", description="Host or moderator: continue a paused game")
     async def resume(self, interaction: discord.Interaction) -> None:
         outcome = await service_of(interaction).resume(interaction.channel_id or 0, interaction.user.id,
-                                                       is_moderator(interaction))
+                                                       is_moderator(interaction), interaction_id=str(interaction.id))
         await respond(interaction, outcome, lead=translate("table.resumed", locale_of(interaction),
                                                            player=interaction.user.mention))
 
@@ -288,7 +300,8 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
     async def deadline(self, interaction: discord.Interaction,
                        hours: app_commands.Range[float, MIN_DEADLINE_HOURS, MAX_DEADLINE_HOURS] | None = None) -> None:
         outcome = await service_of(interaction).set_deadline(interaction.channel_id or 0, interaction.user.id,
-                                                             is_moderator(interaction), hours)
+                                                             is_moderator(interaction), hours,
+                                                             interaction_id=str(interaction.id))
         locale = locale_of(interaction)
         lead = (translate("table.deadline", locale, player=interaction.user.mention, hours=hours)
                 if hours is not None else translate("table.deadline_off", locale, player=interaction.user.mention))
@@ -364,7 +377,8 @@ class ConfirmButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
                 await reply(interaction, translate("button.stale", locale), ephemeral=True)
                 return
             if self.what == "abandon":
-                await service.abandon(channel_id, interaction.user.id, is_moderator(interaction))
+                await service.abandon(channel_id, interaction.user.id, is_moderator(interaction),
+                                      interaction_id=str(interaction.id))
                 outcome = None
             else:
                 outcome = await service.act(channel_id, interaction.user.id, {"type": "resign"}, str(interaction.id))

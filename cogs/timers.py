@@ -9,8 +9,8 @@ import discord
 from discord.ext import commands
 
 from cogs.common import announce, service_of_bot, timestamp, who
-from engine.core.i18n import translate
-from engine.service import Alarm, lobby_of
+from engine.core.i18n import mention, translate
+from engine.service import LOBBY_DAYS, Alarm, lobby_of
 from engine.timekeeper import Timekeeper
 
 log = logging.getLogger("gamemaster.timers")
@@ -34,6 +34,11 @@ class Timers(commands.Cog):
     async def on_alarm(self, alarm: Alarm) -> None:
         channel = self.bot.get_partial_messageable(alarm.outcome.game.channel_id)
         outcome = alarm.outcome
+        if alarm.kind == "expired":
+            await channel.send(translate("lobby.expired", game=outcome.ruleset.title, days=LOBBY_DAYS,
+                                         host=mention(alarm.player)),
+                               allowed_mentions=discord.AllowedMentions.none())
+            return
         state = outcome.state
         assert state is not None
         player = who(alarm.player, state)

@@ -3,23 +3,51 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
-from engine.core.errors import RuleError
+from engine.cliargs import (
+    GAMES,
+    Refused,
+    check_players,
+    dice_faces,
+    game_name,
+    game_options,
+    option_pair,
+    positive_int,
+)
+from engine.core.errors import FormatError, RuleError
 from engine.core.models import Seat
 from engine.core.play import play_out
-from engine.core.record import GameRecord, replay
-from engine.games import NAMES, get
-from engine.positions import dump_position, load_position, read_json
+from engine.core.record import replay
+from engine.games import get
+from engine.positions import dump_position, load_position, load_record, read_json
+
+T = TypeVar("T")
+
+
+def read(path: str) -> Any:
+    try:
+        return read_json(path)
+    except json.JSONDecodeError as err:
+        raise Refused(f"{path}: not valid JSON ({err})") from None
+
+
+def load(what: str, loader: Callable[[Any], T], path: str) -> T:
+    """A position or record from its file, or Refused naming the first field that breaks its format."""
+    try:
+        return loader(read(path))
+    except FormatError as err:
+        raise Refused(f"{what}: {err}") from None
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    record = GameRecord.model_validate(read_json(args.record))
-    ruleset = get(record.game)
+    ruleset, record = load("record", load_record, args.record)
     try:
         state, _ = replay(ruleset, record)
     except RuleError as err:
@@ -30,7 +58,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except ValidationError as err:
         index = getattr(err, "index", None)
         where = "the record's options are invalid" if index is None else f"action {index} is malformed"
-        print(f"{where}: {err}", file=sys.stderr)
+        print(f"{where}: {FormatError.of(err)}", file=sys.stderr)
         return 1
     winners = ruleset.winners(state)
     names = {s.id: s.name for s in record.seats}
@@ -44,25 +72,25 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_apply(args: argparse.Namespace) -> int:
-    ruleset, state = load_position(read_json(args.position))
-    actions = read_json(args.actions)
+    ruleset, state = load("position", load_position, args.position)
+    actions = read(args.actions)
     if isinstance(actions, dict):
         actions = [actions]
+    if not isinstance(actions, list):
+        raise Refused(f"{args.actions}: expected an action (a JSON object) or an array of actions")
     if args.dice:
-        faces = [int(x) for x in args.dice.split(",") if x.strip()]
-        if any(not 1 <= f <= 6 for f in faces):
-            print("--dice takes die faces from 1 to 6, separated by commas", file=sys.stderr)
-            return 2
-        rng = state.rng.model_copy(update={"forced": faces + list(state.rng.forced)})
+        rng = state.rng.model_copy(update={"forced": args.dice + list(state.rng.forced)})
         state = state.model_copy(update={"rng": rng})
-    for data in actions:
+    for index, data in enumerate(actions):
+        kind = data.get("type") if isinstance(data, dict) else None
+        where = f"action {index}" + (f" ({kind})" if isinstance(kind, str) else "")
         try:
             state, _ = ruleset.apply(state, ruleset.parse_action(data))
         except RuleError as err:
-            print(f"{err.code}: {err.message}")
+            print(f"{where}: {err.code}: {err.message}", file=sys.stderr)
             return 2
-        except ValidationError as err:
-            print(f"E_BAD_ACTION: {err.errors()[0]['msg']} in {data}")
+        except ValidationError as err:  # not an action of this game, or one with a field missing or wrong
+            print(f"{where}: E_BAD_ACTION: {FormatError.of(err)}", file=sys.stderr)
             return 2
     print(dump_position(state))
     return 0
@@ -70,7 +98,8 @@ def cmd_apply(args: argparse.Namespace) -> int:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     ruleset = get(args.game)
-    options = ruleset.options_model.model_validate(dict(kv.split("=", 1) for kv in args.option))
+    options = game_options(ruleset, args.option)
+    check_players(ruleset, options, args.players, args.option)
     started = time.perf_counter()
     for k in range(args.games):
         seed = args.seed + k
@@ -96,21 +125,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = sub.add_parser("apply", help="apply actions to a position and print the resulting position")
     p.add_argument("--position", required=True)
     p.add_argument("--actions", required=True)
-    p.add_argument("--dice", help="die faces to use first, in order, e.g. 6,5,3")
+    p.add_argument("--dice", type=dice_faces, help="die faces to use first, in order, e.g. 6,5,3")
     p.set_defaults(func=cmd_apply)
     p = sub.add_parser("simulate", help="play AI games to the end")
-    p.add_argument("--game", choices=[n.replace("_", "-") for n in NAMES], default="risk")
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--games", type=int, default=10)
-    p.add_argument("--policy", choices=("random", "baseline"), default="random")
-    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
-    p.add_argument("--max-actions", type=int, default=100_000)
+    p.add_argument("--game", type=game_name, choices=GAMES, default="risk", help="the game (default: %(default)s)")
+    p.add_argument("--players", type=positive_int, default=4, help="AI players in each game (default: %(default)s)")
+    p.add_argument("--seed", type=int, default=1,
+                   help="the first game's seed; each next game adds 1 (default: %(default)s)")
+    p.add_argument("--games", type=positive_int, default=10, help="games to play (default: %(default)s)")
+    p.add_argument("--policy", choices=("random", "baseline"), default="random",
+                   help="how the AI seats play (default: %(default)s)")
+    p.add_argument("--option", type=option_pair, action="append", default=[], metavar="NAME=VALUE",
+                   help="a game option, e.g. mode=two_player; repeatable (default: none)")
+    p.add_argument("--max-actions", type=positive_int, default=100_000,
+                   help="stop a game after this many actions (default: %(default)s)")
     p.set_defaults(func=cmd_simulate)
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))
-    except (OSError, ValueError) as err:
+    except (Refused, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
 

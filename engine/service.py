@@ -8,14 +8,16 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from pydantic import ValidationError
 
-from engine.core.errors import RuleError, player_count_error
+from engine.core.errors import RuleError, first_problem, player_count_error
+from engine.core.i18n import mention
 from engine.core.models import Action, Decision, Event, GameState, Seat
 from engine.core.play import ai_random
 from engine.core.record import GameRecord
@@ -29,8 +31,8 @@ from engine.store import (
     DuplicateInteraction,
     GameRow,
     GuildFull,
+    HostFull,
     Store,
-    StoreError,
     StoreUnavailable,
     TimerRow,
 )
@@ -52,6 +54,8 @@ log = logging.getLogger("gamemaster.service")
 AI_NAMES = ("Ada", "Björn", "Chiyo", "Dmitri", "Eun-ji", "Farah")
 MAX_AI_STEPS = 100_000
 """A safety valve: AI seats answering one command (an all-AI game plays out whole) stop after this many."""
+LOBBY_DAYS = 7
+"""A lobby that has not started after this many days closes, with a notice."""
 RECENT = 400
 """How many logged actions to scan for the last turn's events."""
 
@@ -76,7 +80,8 @@ class Alarm:
     """A timer that went off: a reminder, or a deadline the seat missed (and what was done about it)."""
 
     kind: str
-    """"reminder", "timeout" (a stand-in played this decision) or "absent" (it plays on until /game back)."""
+    """"reminder", "timeout" (a stand-in played this decision), "absent" (it plays on until /game back), or
+    "expired" (a lobby that never started was closed; `player` is its host)."""
     player: int
     outcome: Outcome
     due: float
@@ -111,6 +116,8 @@ class Outcome:
     state: GameState | None
     steps: list[Step] = field(default_factory=list)
     duplicate: bool = False
+    new_host: int | None = None
+    """Set when the host left the game and the host's powers passed to this seat."""
     deadlines: dict[int, float] = field(default_factory=dict)
     """When each pending human seat's clock runs out (epoch seconds)."""
 
@@ -141,10 +148,8 @@ def parse_state(game: GameRow) -> GameState:
         raise RuleError("E_NOT_STARTED")
     try:
         ruleset = get(game.ruleset)
-        newest = ruleset.state_model.model_fields["schema_version"].default
         saved = json.loads(game.state)
-        if isinstance(saved, dict) and isinstance(saved.get("schema_version"), int) and \
-                saved["schema_version"] > newest:
+        if isinstance(saved, dict) and ruleset.state_model.too_new(saved.get("schema_version")):
             raise RuleError("E_GAME_TOO_NEW")
         return ruleset.state_model.model_validate(saved)
     except (ValidationError, ValueError, KeyError) as err:
@@ -157,9 +162,12 @@ class GameService:
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
                  seed_source: Callable[[], int] = lambda: secrets.randbits(63),
                  renderer: Renderer | None = None, animator: Animator | None = None,
-                 max_games_per_guild: int | None = None, state_cache_size: int = 1024) -> None:
+                 max_games_per_guild: int | None = None, max_lobbies_per_member: int | None = None,
+                 state_cache_size: int = 1024) -> None:
         self.store = store
         self.max_games_per_guild = max_games_per_guild
+        self.max_lobbies_per_member = max_lobbies_per_member
+        """Open lobbies one member may host in a server at once."""
         self.state_cache_size = state_cache_size
         """How many games' parsed states stay in memory (the most recently used)."""
         self.renderer = renderer
@@ -170,6 +178,18 @@ class GameService:
         self._cache: dict[int, tuple[int, GameState]] = {}
         self._on_timers: Callable[[], None] | None = None
         self._armed: dict[int, dict[int, float | None]] = {}
+
+    @asynccontextmanager
+    async def _command(self, channel_id: int, interaction_id: str | None) -> AsyncIterator[None]:
+        """One command in the channel: run alone, and applied once per interaction (a re-delivery is refused)."""
+        async with self.lock(channel_id):
+            if interaction_id is not None and await self.store.seen(interaction_id):
+                raise RuleError("E_DUPLICATE")
+            try:
+                with self.store.command(interaction_id):
+                    yield
+            except DuplicateInteraction as err:
+                raise RuleError("E_DUPLICATE") from err
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         """The lock that makes a channel's commands run one at a time (RISK-DIG-51)."""
@@ -219,7 +239,8 @@ class GameService:
     # -- the lobby
 
     async def new_game(self, channel_id: int, guild_id: int | None, host: Seat, game: str,
-                       options: dict[str, Any], ai_policy: str = "baseline") -> GameRow:
+                       options: dict[str, Any], ai_policy: str = "baseline",
+                       interaction_id: str | None = None) -> GameRow:
         try:
             ruleset = get(game)
         except KeyError as err:
@@ -230,19 +251,24 @@ class GameService:
             chosen = ruleset.options_model.model_validate(own).model_dump(mode="json")
             clock = Clock.from_options({**options, **chosen})
         except ValidationError as err:
-            problem = err.errors()[0]
-            raise RuleError("E_BAD_OPTION", option=".".join(str(p) for p in problem["loc"]),
-                            problem=problem["msg"]) from err
+            option, problem = first_problem(err)
+            raise RuleError("E_BAD_OPTION", option=option, problem=problem) from err
         lobby = Lobby(game=ruleset.name, options=chosen, seats=[host], ai_policy=ai_policy, clock=clock)
-        async with self.lock(channel_id):
+        async with self._command(channel_id, interaction_id):
             try:
-                return await self.store.create_game(channel_id, guild_id, ruleset.name, host.id,
-                                                    self.seed_source(), lobby.model_dump(mode="json"),
-                                                    max_live=self.max_games_per_guild)
+                row = await self.store.create_game(channel_id, guild_id, ruleset.name, host.id,
+                                                   self.seed_source(), lobby.model_dump(mode="json"),
+                                                   max_live=self.max_games_per_guild,
+                                                   max_hosted=self.max_lobbies_per_member,
+                                                   expires_at=self.clock() + LOBBY_DAYS * 86400)
             except ChannelBusy as err:
                 raise RuleError("E_CHANNEL_BUSY") from err
             except GuildFull as err:
                 raise RuleError("E_TOO_MANY_GAMES", most=self.max_games_per_guild) from err
+            except HostFull as err:
+                raise RuleError("E_TOO_MANY_LOBBIES", most=self.max_lobbies_per_member) from err
+            self._timers_changed()
+            return row
 
     async def _lobby(self, channel_id: int) -> tuple[GameRow, Lobby, Ruleset]:
         game = await self.live(channel_id)
@@ -251,11 +277,8 @@ class GameService:
         ruleset = get(game.ruleset)
         return game, lobby_of(game), ruleset
 
-    def _host_name(self, lobby: Lobby, host_id: int) -> str:
-        return next((s.name for s in lobby.seats if s.id == host_id), "the host")
-
-    async def join(self, channel_id: int, seat: Seat) -> GameRow:
-        async with self.lock(channel_id):
+    async def join(self, channel_id: int, seat: Seat, interaction_id: str | None = None) -> GameRow:
+        async with self._command(channel_id, interaction_id):
             game, lobby, ruleset = await self._lobby(channel_id)
             if any(s.id == seat.id for s in lobby.seats):
                 raise RuleError("E_ALREADY_JOINED")
@@ -265,11 +288,11 @@ class GameService:
             lobby.seats.append(seat)
             return await self.store.update_game(game, lobby=lobby.model_dump(mode="json"))
 
-    async def add_ai(self, channel_id: int, by: int) -> GameRow:
-        async with self.lock(channel_id):
+    async def add_ai(self, channel_id: int, by: int, interaction_id: str | None = None) -> GameRow:
+        async with self._command(channel_id, interaction_id):
             game, lobby, ruleset = await self._lobby(channel_id)
             if by != game.host_id:
-                raise RuleError("E_NOT_HOST", host=self._host_name(lobby, game.host_id))
+                raise RuleError("E_NOT_HOST", host=mention(game.host_id))
             _, most = ruleset.player_range(ruleset.options_model.model_validate(lobby.options))
             if len(lobby.seats) >= most:
                 raise RuleError("E_GAME_FULL", mode=lobby.options.get("mode", ruleset.name), max=most)
@@ -280,9 +303,9 @@ class GameService:
             lobby.seats.append(Seat(id=ai_id, name=name, ai=True))
             return await self.store.update_game(game, lobby=lobby.model_dump(mode="json"))
 
-    async def leave(self, channel_id: int, user_id: int) -> GameRow | None:
+    async def leave(self, channel_id: int, user_id: int, interaction_id: str | None = None) -> GameRow | None:
         """Leave a lobby; the host's seat passes to the next human, and an empty lobby closes."""
-        async with self.lock(channel_id):
+        async with self._command(channel_id, interaction_id):
             game, lobby, _ = await self._lobby(channel_id)
             if not any(s.id == user_id for s in lobby.seats):
                 raise RuleError("E_NOT_PLAYER")
@@ -298,16 +321,16 @@ class GameService:
         """Raise the error `start` would give, without changing anything."""
         game, lobby, ruleset = await self._lobby(channel_id)
         if by != game.host_id:
-            raise RuleError("E_NOT_HOST", host=self._host_name(lobby, game.host_id))
+            raise RuleError("E_NOT_HOST", host=mention(game.host_id))
         options = ruleset.options_model.model_validate(lobby.options)
         low, high = ruleset.player_range(options)
         if not low <= len(lobby.seats) <= high:
             raise player_count_error(lobby.options.get("mode", ruleset.name), low, high, len(lobby.seats))
         return game, lobby, ruleset
 
-    async def start(self, channel_id: int, by: int) -> Outcome:
+    async def start(self, channel_id: int, by: int, interaction_id: str | None = None) -> Outcome:
         """Seat the players in random order and deal; AI seats then play until a human must decide."""
-        async with self.lock(channel_id):
+        async with self._command(channel_id, interaction_id):
             game, lobby, ruleset = await self.check_start(channel_id, by)
             options = ruleset.options_model.model_validate(lobby.options)
             seats = list(lobby.seats)
@@ -316,18 +339,19 @@ class GameService:
             lobby.seats = lobby.first_seats = seats
             game = await self.store.update_game(game, lobby=lobby.model_dump(mode="json"),
                                                 state=state.model_dump_json(), status="running")
+            await self.store.delete_timers(game.id)  # the lobby's expiry
+            self._forget_clocks(game.id)
             outcome = Outcome(game=game, ruleset=ruleset, state=state,
                               steps=[Step(seq=0, actor=0, action=Action(type="start", player=by), events=events,
                                           ai=False)])
             await self._after(outcome, lobby)
             return outcome
 
-    async def abandon(self, channel_id: int, by: int, moderator: bool) -> GameRow:
-        async with self.lock(channel_id):
+    async def abandon(self, channel_id: int, by: int, moderator: bool, interaction_id: str | None = None) -> GameRow:
+        async with self._command(channel_id, interaction_id):
             game = await self.live(channel_id)
             if by != game.host_id and not moderator:
-                lobby = lobby_of(game)
-                raise RuleError("E_NOT_HOST", host=self._host_name(lobby, game.host_id))
+                raise RuleError("E_NOT_HOST", host=mention(game.host_id))
             await self.store.update_game(game, status="abandoned")
             await self.store.delete_timers(game.id)
             self._forget_clocks(game.id)
@@ -344,7 +368,7 @@ class GameService:
         rules.
         """
         async with self.lock(channel_id):
-            if interaction_id is not None and await self.store.action_by_interaction(interaction_id) is not None:
+            if interaction_id is not None and await self.store.seen(interaction_id):
                 game, state = await self.current(channel_id)
                 return Outcome(game=game, ruleset=get(game.ruleset), state=state, duplicate=True)
             game = await self.live(channel_id)
@@ -373,9 +397,12 @@ class GameService:
                 return Outcome(game=game, ruleset=ruleset, state=state, duplicate=True)
             try:
                 status = lobby.status.get(user_id)
-                if status is not None and status.timeouts and not status.absent:
-                    status.timeouts = 0  # the count is of consecutive timeouts (RISK-DIG-48)
+                if status is not None and ((status.timeouts and not status.absent) or status.clock_left is not None):
+                    if not status.absent:
+                        status.timeouts = 0  # the count is of consecutive timeouts (RISK-DIG-48)
+                    status.clock_left = None  # the decision a vacation held is answered
                     await self._save_lobby(outcome, lobby)
+                await self._keep_a_host(outcome, lobby)
                 await self._after(outcome, lobby)
             except StoreUnavailable:  # the player's action is saved; AI seats go on at the next command
                 log.exception("game %s: storage failed after a %s", game.id, action.type)
@@ -400,6 +427,19 @@ class GameService:
         outcome.game = await self.store.update_game(game, lobby=lobby.model_dump(mode="json"), status=status)
         if outcome.state is not None:
             self._remember(game.id, outcome.game.version, outcome.state)
+
+    async def _keep_a_host(self, outcome: Outcome, lobby: Lobby) -> None:
+        """When the host is out of the game (resigned, kicked, eliminated), the next human still playing is host."""
+        state = outcome.state
+        if state is None or outcome.game.status != "running":
+            return
+        alive = set(outcome.ruleset.alive(state))
+        heir = next((s.id for s in lobby.seats if not s.ai and s.id in alive), None)
+        if outcome.game.host_id in alive or heir is None:
+            return
+        outcome.game = await self.store.update_game(outcome.game, host_id=heir)
+        outcome.new_host = heir
+        self._remember(outcome.game.id, outcome.game.version, state)
 
     async def _after(self, outcome: Outcome, lobby: Lobby) -> None:
         """After a command: AI seats and stand-ins play their decisions, then the seats' clocks are re-armed."""
@@ -481,8 +521,10 @@ class GameService:
                     continue
                 if player in armed:  # reminders without their deadline: start the clock cleanly
                     await self.store.delete_timers(game.id, player)
-                away = lobby.status_of(player).vacation_until or 0.0
-                deadline = armed[player] = await self._wind(game.id, player, max(now, away) + length, length)
+                status = lobby.status.get(player)
+                away = (status.vacation_until or 0.0) if status else 0.0
+                left = status.clock_left if status and status.clock_left is not None else length
+                deadline = armed[player] = await self._wind(game.id, player, max(now, away) + left, length)
             outcome.deadlines[player] = deadline
 
     async def _wind(self, game_id: int, player: int, due: float, length: float) -> float:
@@ -491,9 +533,12 @@ class GameService:
         rows: list[tuple[str, float, dict[str, Any]]] = [("deadline", due, {"due": due})]
         rows += [("reminder", due - length * (1 - f), {"due": due}) for f in REMINDERS if due - length * (1 - f) > now]
         await self.store.add_timers(game_id, player, rows)
+        self._timers_changed()
+        return due
+
+    def _timers_changed(self) -> None:
         if self._on_timers is not None:
             self._on_timers()
-        return due
 
     async def _rewind(self, outcome: Outcome, lobby: Lobby, player: int | None = None) -> None:
         """Restart clocks from scratch: one seat's, or every seat's."""
@@ -525,6 +570,8 @@ class GameService:
             game = await self.store.game(timer.game_id)
             if game is None or timer.id not in {t.id for t in await self.store.timers(game.id)}:
                 return None  # disarmed or handled meanwhile
+            if timer.kind == "expiry":
+                return await self._expire(game, timer)
             lobby = lobby_of(game)
             try:
                 state = self.state_of(game) if game.status == "running" and lobby.paused is None else None
@@ -539,11 +586,17 @@ class GameService:
             due = float(timer.payload.get("due", timer.due_at))
             if timer.kind == "reminder":
                 await self.store.delete_timer(timer.id)
+                now = self.clock()
+                later = [t for t in await self.store.timers(game.id) if t.player == timer.player and
+                         t.kind == "reminder" and timer.due_at < t.due_at <= now]
+                if due <= now or later:
+                    return None  # after downtime: the timeout itself, or the latest reminder, says it
                 outcome.deadlines[timer.player] = due
                 return Alarm(kind="reminder", player=timer.player, outcome=outcome, due=due)
             await self._play_for(outcome, lobby, {timer.player})  # RISK-DIG-42: the stand-in plays it
             await self.store.delete_timers(game.id, timer.player)  # a decision of theirs that follows gets a new clock
             status = lobby.status_of(timer.player)
+            status.clock_left = None
             status.timeouts += decision.kind not in ruleset.reaction_kinds  # a missed defence: ruling 22
             newly_absent = not status.absent and status.timeouts >= lobby.clock.absent_after
             status.absent = status.absent or newly_absent  # RISK-DIG-48
@@ -552,8 +605,19 @@ class GameService:
             return Alarm(kind="absent" if newly_absent else "timeout", player=timer.player, outcome=outcome,
                          due=due)
 
+    async def _expire(self, game: GameRow, timer: TimerRow) -> Alarm | None:
+        """Close a lobby that never started (LOBBY_DAYS after it opened)."""
+        await self.store.delete_timer(timer.id)
+        if game.status != "lobby":
+            return None
+        game = await self.store.update_game(game, status="abandoned")
+        return Alarm(kind="expired", player=game.host_id, outcome=Outcome(game=game, ruleset=get(game.ruleset),
+                                                                          state=None), due=timer.due_at)
+
     async def resume_all(self) -> list[Outcome]:
         """After a restart, let AI seats finish every decision that is theirs (a crash may have cut them off)."""
+        for lobby in await self.store.lobbies_without_expiry():  # opened before lobbies expired
+            await self.store.add_timers(lobby.id, 0, [("expiry", lobby.created_at + LOBBY_DAYS * 86400, {})])
         outcomes: list[Outcome] = []
         for game in await self.store.running_games():
             async with self.lock(game.channel_id):
@@ -563,7 +627,7 @@ class GameService:
                 try:
                     outcome = Outcome(game=fresh, ruleset=get(fresh.ruleset), state=self.state_of(fresh))
                     await self._after(outcome, lobby_of(fresh))  # clocks a crash left unarmed too
-                except (RuleError, StoreError):
+                except Exception:  # one damaged game must not keep the others, or the bot, from starting
                     log.exception("game %s could not resume; its channel is told when someone acts there", game.id)
                     continue
                 if outcome.steps:
@@ -580,7 +644,7 @@ class GameService:
 
     def _host_only(self, outcome: Outcome, lobby: Lobby, by: int, moderator: bool) -> None:
         if by != outcome.game.host_id and not moderator:
-            raise RuleError("E_NOT_HOST", host=self._host_name(lobby, outcome.game.host_id))
+            raise RuleError("E_NOT_HOST", host=mention(outcome.game.host_id))
 
     def _playing_human(self, outcome: Outcome, lobby: Lobby, user_id: int) -> None:
         """Refuse unless `user_id` is a human seat still in the game."""
@@ -591,35 +655,44 @@ class GameService:
         if user_id not in outcome.ruleset.alive(outcome.state):
             raise RuleError("E_ELIMINATED")
 
-    async def vacation(self, channel_id: int, user_id: int, days: int) -> tuple[Outcome, float]:
+    async def vacation(self, channel_id: int, user_id: int, days: int,
+                       interaction_id: str | None = None) -> tuple[Outcome, float]:
         """Stretch the seat's deadlines for `days` (1–14); returns when the vacation ends."""
         if not 1 <= days <= MAX_VACATION_DAYS:
             raise RuleError("E_VACATION_DAYS", most=MAX_VACATION_DAYS)
-        async with self.lock(channel_id):
+        async with self._command(channel_id, interaction_id):
             outcome, lobby = await self._running(channel_id)
             self._playing_human(outcome, lobby, user_id)
-            until = self.clock() + days * 86400
-            lobby.status_of(user_id).vacation_until = until
+            now = self.clock()
+            until = now + days * 86400
+            status = lobby.status_of(user_id)
+            running = (await self.deadlines(outcome.game)).get(user_id)
+            if running is not None and status.clock_left is None:
+                status.clock_left = max(0.0, running - max(now, status.vacation_until or 0.0))
+            status.vacation_until = until
             await self._save_lobby(outcome, lobby)
             await self._rewind(outcome, lobby, user_id)
             return outcome, until
 
-    async def back(self, channel_id: int, user_id: int) -> Outcome:
-        """End an absence or a vacation: the player decides again, with a fresh clock."""
-        async with self.lock(channel_id):
+    async def back(self, channel_id: int, user_id: int, interaction_id: str | None = None) -> Outcome:
+        """End an absence or a vacation: the player decides again, with what was left of the clock (a decision
+        that came to them while away gets a whole one)."""
+        async with self._command(channel_id, interaction_id):
             outcome, lobby = await self._running(channel_id)
             self._playing_human(outcome, lobby, user_id)
             status = lobby.status.get(user_id)
             if status is None or not (status.absent or status.timeouts or status.vacation_until):
                 raise RuleError("E_NOT_AWAY")
-            lobby.status.pop(user_id)
+            held = lobby.status.pop(user_id).clock_left
+            if held is not None:
+                lobby.status_of(user_id).clock_left = held
             await self._save_lobby(outcome, lobby)
             await self._rewind(outcome, lobby, user_id)
             return outcome
 
-    async def pause(self, channel_id: int, by: int, moderator: bool) -> Outcome:
+    async def pause(self, channel_id: int, by: int, moderator: bool, interaction_id: str | None = None) -> Outcome:
         """Stop every clock until `resume`; players may still play, without deadlines (ruling 16)."""
-        async with self.lock(channel_id):
+        async with self._command(channel_id, interaction_id):
             outcome, lobby = await self._running(channel_id)
             self._host_only(outcome, lobby, by, moderator)
             if lobby.paused is not None:
@@ -631,9 +704,9 @@ class GameService:
             self._forget_clocks(outcome.game.id)
             return outcome
 
-    async def resume(self, channel_id: int, by: int, moderator: bool) -> Outcome:
+    async def resume(self, channel_id: int, by: int, moderator: bool, interaction_id: str | None = None) -> Outcome:
         """Restart the clocks where they stopped."""
-        async with self.lock(channel_id):
+        async with self._command(channel_id, interaction_id):
             outcome, lobby = await self._running(channel_id)
             self._host_only(outcome, lobby, by, moderator)
             if lobby.paused is None:
@@ -651,11 +724,12 @@ class GameService:
             await self._after(outcome, lobby)
             return outcome
 
-    async def set_deadline(self, channel_id: int, by: int, moderator: bool, hours: float | None) -> Outcome:
+    async def set_deadline(self, channel_id: int, by: int, moderator: bool, hours: float | None,
+                           interaction_id: str | None = None) -> Outcome:
         """Change the turn deadline (None: off); running clocks restart with the new length."""
         if hours is not None and not MIN_DEADLINE_HOURS <= hours <= MAX_DEADLINE_HOURS:
             raise RuleError("E_DEADLINE_RANGE", low=int(MIN_DEADLINE_HOURS), high=int(MAX_DEADLINE_HOURS))
-        async with self.lock(channel_id):
+        async with self._command(channel_id, interaction_id):
             outcome, lobby = await self._running(channel_id)
             self._host_only(outcome, lobby, by, moderator)
             lobby.clock = lobby.clock.model_copy(update={"turn_hours": hours})
@@ -663,9 +737,10 @@ class GameService:
             await self._rewind(outcome, lobby)
             return outcome
 
-    async def kick(self, channel_id: int, by: int, moderator: bool, target: int) -> Outcome:
+    async def kick(self, channel_id: int, by: int, moderator: bool, target: int,
+                   interaction_id: str | None = None) -> Outcome:
         """Remove a seat from the game; the rules decide what happens to its pieces (RISK-DIG-30, DIG-50)."""
-        async with self.lock(channel_id):
+        async with self._command(channel_id, interaction_id):
             outcome, lobby = await self._running(channel_id)
             self._host_only(outcome, lobby, by, moderator)
             assert outcome.state is not None
@@ -674,12 +749,14 @@ class GameService:
             action = outcome.ruleset.parse_action({"type": "remove", "target": target, "player": by})
             new_state, events = outcome.ruleset.apply(outcome.state, action)
             await self._save(outcome, action, new_state, events, None, ai=False)
+            await self._keep_a_host(outcome, lobby)
             await self._after(outcome, lobby)
             return outcome
 
-    async def replace(self, channel_id: int, by: int, moderator: bool, old: int, new: Seat) -> Outcome:
+    async def replace(self, channel_id: int, by: int, moderator: bool, old: int, new: Seat,
+                      interaction_id: str | None = None) -> Outcome:
         """A substitute takes over a human seat: its pieces, cards and turn (the record logs the swap)."""
-        async with self.lock(channel_id):
+        async with self._command(channel_id, interaction_id):
             outcome, lobby = await self._running(channel_id)
             self._host_only(outcome, lobby, by, moderator)
             assert outcome.state is not None
@@ -695,7 +772,7 @@ class GameService:
                                                    new_state.model_dump_json(), None)
             lobby.seats = [substitute if s.id == old else s for s in lobby.seats]
             lobby.status.pop(old, None)
-            lobby.votes = {k: [substitute.id if v == old else v for v in vs] for k, vs in lobby.votes.items()}
+            lobby.votes = {k: [v for v in vs if v != old] for k, vs in lobby.votes.items()}  # nobody voted for them
             outcome.game = await self.store.update_game(fresh, lobby=lobby.model_dump(mode="json"),
                                                         host_id=substitute.id if fresh.host_id == old else None)
             outcome.state = new_state
@@ -709,10 +786,10 @@ class GameService:
         seat = lobby.seat(seat_id)
         return seat.name if seat else f"<@{seat_id}>"
 
-    async def vote(self, channel_id: int, user_id: int, kind: str) -> VoteTally:
+    async def vote(self, channel_id: int, user_id: int, kind: str, interaction_id: str | None = None) -> VoteTally:
         """Vote to end the game as a draw, or by surrender to the leader; it carries when every remaining
         human agrees. `withdraw` takes back the user's votes."""
-        async with self.lock(channel_id):
+        async with self._command(channel_id, interaction_id):
             outcome, lobby = await self._running(channel_id)
             self._playing_human(outcome, lobby, user_id)
             assert outcome.state is not None
@@ -782,13 +859,15 @@ class GameService:
             try:
                 state = parse_state(game)  # not kept in the cache: finished games are read once here
                 lobby = lobby_of(game)
-            except RuleError:
+                ruleset = get(game.ruleset)
+                won = set(winners_of(ruleset, state, lobby) or [])
+                places = placements(ruleset, state, lobby)
+            except (RuleError, KeyError, ValueError):
+                log.warning("game %s can't be read; /stats leaves it out", game.id)
                 continue
-            ruleset = get(game.ruleset)
-            won = set(winners_of(ruleset, state, lobby) or [])
             humans = set(lobby.humans())
             await self.store.add_standings(game.id, [(seat_id, place, seat_id in won, seat_id in humans)
-                                                     for seat_id, place in placements(ruleset, state, lobby).items()])
+                                                     for seat_id, place in places.items()])
         table: dict[str, dict[int, list[tuple[int, bool]]]] = {}
         for ruleset_name, user_id, place, won in await self.store.standings(guild_id):
             table.setdefault(ruleset_name, {}).setdefault(user_id, []).append((place, won))

@@ -7,8 +7,9 @@ import contextlib
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -73,7 +74,20 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, user_id)
     );
     """,
+    # 4: every command is applied once per interaction: the ids of those that changed something besides the log
+    """
+    CREATE TABLE interactions (
+        id TEXT PRIMARY KEY,
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX interactions_age ON interactions(created_at);
+    """,
 )
+INTERACTIONS_KEPT = 7 * 86400.0
+"""How long a command's interaction id is remembered: Discord re-delivers an interaction within minutes."""
+
+_COMMAND: ContextVar[list[str] | None] = ContextVar("command", default=None)
+"""The interaction id that the current command's first write transaction records (see `Store.command`)."""
 
 
 class StoreError(Exception):
@@ -86,6 +100,10 @@ class ChannelBusy(StoreError):
 
 class GuildFull(StoreError):
     """The server already runs as many live games as it may."""
+
+
+class HostFull(StoreError):
+    """The member already hosts as many open lobbies in the server as they may."""
 
 
 class VersionConflict(StoreError):
@@ -147,9 +165,17 @@ class TimerRow:
 _TIMER_COLUMNS = "id, game_id, kind, due_at, payload, player"
 
 
+def _loads(text: str | None, default: Any) -> Any:
+    """A JSON column, or `default` when the row can't be read: one damaged row must not break every query."""
+    try:
+        return json.loads(text) if text is not None else default
+    except ValueError:
+        return default
+
+
 def _timer(row: sqlite3.Row | tuple[Any, ...]) -> TimerRow:
     timer_id, game_id, kind, due_at, payload, player = row
-    return TimerRow(timer_id, game_id, kind, due_at, json.loads(payload), player)
+    return TimerRow(timer_id, game_id, kind, due_at, _loads(payload, {}), player)
 
 
 _GAME_COLUMNS = (
@@ -158,8 +184,9 @@ _GAME_COLUMNS = (
 
 
 def _game(row: sqlite3.Row | tuple[Any, ...]) -> GameRow:
+    """A game row; an unreadable lobby reads as empty, which `lobby_of` refuses (E_GAME_CORRUPT) for that game alone."""
     values = list(row)
-    values[7] = json.loads(values[7])
+    values[7] = _loads(values[7], {})
     return GameRow(*values)
 
 
@@ -189,6 +216,7 @@ class Store:
         store = cls(db, clock)
         try:
             await store.migrate()
+            await store.forget_interactions()
         except BaseException:
             await db.close()  # an open connection's thread would keep the process alive
             raise
@@ -196,6 +224,28 @@ class Store:
 
     async def close(self) -> None:
         await self._db.close()
+
+    @contextmanager
+    def command(self, interaction_id: str | None) -> Iterator[None]:
+        """Within this block, the first write transaction also records `interaction_id`, so a second delivery of
+        the interaction finds it (`seen`) and the change is never applied twice; DuplicateInteraction if it is
+        recorded already."""
+        token = _COMMAND.set([interaction_id] if interaction_id is not None else None)
+        try:
+            yield
+        finally:
+            _COMMAND.reset(token)
+
+    async def seen(self, interaction_id: str) -> bool:
+        """Whether a command or an action of this interaction was applied already."""
+        row = await self._one("SELECT 1 FROM interactions WHERE id = ? UNION ALL SELECT 1 FROM actions "
+                              "WHERE interaction_id = ? LIMIT 1", (interaction_id, interaction_id))
+        return row is not None
+
+    async def forget_interactions(self) -> None:
+        """Drop the interaction ids older than Discord could deliver again."""
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM interactions WHERE created_at < ?", (self._clock() - INTERACTIONS_KEPT,))
 
     async def _one(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
         """The first row of a query, in one round trip to the database thread."""
@@ -232,7 +282,16 @@ class Store:
         async with self._write:
             try:
                 yield self._db
+                command = _COMMAND.get()
+                if command:
+                    try:
+                        await self._db.execute("INSERT INTO interactions (id, created_at) VALUES (?, ?)",
+                                               (command[0], self._clock()))
+                    except sqlite3.IntegrityError as err:
+                        raise DuplicateInteraction(command[0]) from err
                 await self._db.commit()
+                if command:
+                    command.clear()  # recorded: the command's later writes need not record it again
             except sqlite3.OperationalError as err:
                 await self._rollback()
                 raise StoreUnavailable(str(err)) from err
@@ -269,25 +328,41 @@ class Store:
     async def running_games(self) -> list[GameRow]:
         return [_game(r) for r in await self._all(f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running'")]
 
+    async def lobbies_without_expiry(self) -> list[GameRow]:
+        """Open lobbies with no expiry timer (opened before lobbies expired)."""
+        return [_game(r) for r in await self._all(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'lobby' AND NOT EXISTS "
+            "(SELECT 1 FROM timers WHERE timers.game_id = games.id AND timers.kind = 'expiry')")]
+
     async def create_game(
         self, channel_id: int, guild_id: int | None, ruleset: str, host_id: int, seed: int, lobby: dict[str, Any],
-        max_live: int | None = None,
+        max_live: int | None = None, max_hosted: int | None = None, expires_at: float | None = None,
     ) -> GameRow:
-        """Open a lobby; with `max_live`, only while the server has fewer live games (checked in the insert)."""
+        """Open a lobby. With `max_live`, only while the server has fewer live games, and with `max_hosted`, only
+        while the host has fewer open lobbies in it (both checked in the insert itself); with `expires_at`, a
+        timer (kind "expiry") closes the lobby then if it has not started."""
         now = self._clock()
         try:
             async with self.transaction() as db:
                 cur = await db.execute(
                     "INSERT INTO games (channel_id, guild_id, ruleset, status, host_id, seed, lobby, version, "
                     "created_at, updated_at) SELECT ?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ? "
-                    "WHERE ? IS NULL OR ? IS NULL OR (SELECT COUNT(*) FROM games WHERE guild_id = ? "
-                    "AND status IN ('lobby', 'running')) < ?",
+                    "WHERE (? IS NULL OR ? IS NULL OR (SELECT COUNT(*) FROM games WHERE guild_id = ? "
+                    "AND status IN ('lobby', 'running')) < ?) AND (? IS NULL OR ? IS NULL OR (SELECT COUNT(*) "
+                    "FROM games WHERE guild_id = ? AND host_id = ? AND status = 'lobby') < ?)",
                     (channel_id, guild_id, ruleset, host_id, seed, json.dumps(lobby), now, now,
-                     guild_id, max_live, guild_id, max_live),
+                     guild_id, max_live, guild_id, max_live, guild_id, max_hosted, guild_id, host_id, max_hosted),
                 )
                 if cur.rowcount != 1:
+                    hosted = await self._one("SELECT COUNT(*) FROM games WHERE guild_id = ? AND host_id = ? "
+                                             "AND status = 'lobby'", (guild_id, host_id))
+                    if max_hosted is not None and hosted[0] >= max_hosted:
+                        raise HostFull(f"member {host_id} hosts {max_hosted} lobbies in guild {guild_id}")
                     raise GuildFull(f"guild {guild_id} has {max_live} live games")
                 game_id = cur.lastrowid
+                if expires_at is not None:
+                    await db.execute("INSERT INTO timers (game_id, kind, due_at, payload, player) "
+                                     "VALUES (?, 'expiry', ?, '{}', 0)", (game_id, expires_at))
         except sqlite3.IntegrityError as err:
             raise ChannelBusy("this channel already has a game") from err
         row = await self.game(int(game_id or 0))
@@ -344,13 +419,6 @@ class Store:
         return replace(game, state=state, status=status, version=game.version + 1, updated_at=now)
 
     # -- the action log
-
-    async def action_by_interaction(self, interaction_id: str) -> ActionRow | None:
-        row = await self._one(
-            "SELECT game_id, seq, actor, action, events, interaction_id, created_at FROM actions "
-            "WHERE interaction_id = ?", (interaction_id,),
-        )
-        return _action(row) if row else None
 
     async def actions(self, game_id: int, offset: int = 0, limit: int = 1_000_000) -> list[ActionRow]:
         rows = await self._all(

@@ -51,6 +51,8 @@ class SeatStatus(BaseModel):
     absent: bool = False
     """An AI stand-in (or the skip auto-play) answers this seat's decisions until `/game back`."""
     vacation_until: float | None = None
+    clock_left: float | None = None
+    """Seconds a running deadline had left when its vacation began: `back` gives them back, not a new clock."""
 
 
 class Result(BaseModel):

@@ -1,7 +1,8 @@
 """Deadlines that survive restarts: one task sleeps until the earliest timer in SQLite is due.
 
 Timers live in the store, so nothing is lost when the bot stops; on start the loop simply reads the earliest one.
-Adding a sooner timer wakes the loop early (`poke`), so nothing polls.
+Adding a sooner timer wakes the loop early (`poke`). The loop naps in bounded steps, so a wall clock that jumps
+forward is noticed within `MAX_NAP`, and no error stops it: it logs, waits and tries again.
 """
 
 from __future__ import annotations
@@ -12,12 +13,15 @@ import time
 from collections.abc import Awaitable, Callable
 
 from engine.service import Alarm, GameService
+from engine.store import StoreUnavailable
 
 log = logging.getLogger("gamemaster.timers")
 
 Sleep = Callable[[float], Awaitable[None]]
-MAX_NAP = 24 * 3600.0
-"""Sleep at most this long at once, so a wrong system clock heals within a day."""
+MAX_NAP = 30.0
+"""Sleep at most this long at once: timers follow the wall clock, and asyncio's sleep does not."""
+MAX_BACKOFF = 300.0
+"""After failures in a row, wait 1, 2, 4 … seconds before the next try, at most this long."""
 
 
 class Timekeeper:
@@ -39,25 +43,44 @@ class Timekeeper:
         self._wake.set()
 
     async def run(self) -> None:
+        """Fire timers as they fall due, for as long as the bot runs: an error is logged and the loop goes on."""
+        failures = 0
         while True:
-            self._wake.clear()
-            timer = await self.service.store.next_timer()
-            if timer is None:
-                self.idle.set()
-                await self._wake.wait()
-                self.idle.clear()
-                continue
-            delay = timer.due_at - self.clock()
-            if delay > 0:
-                await self._nap(min(delay, MAX_NAP))
-                continue
             try:
-                alarm = await self.service.fire(timer)
-                if alarm is not None:
-                    await self.on_alarm(alarm)
+                await self._step()
+                failures = 0
+            except Exception:  # the store is down or full, or a bug: nothing may stop every game's clocks
+                failures += 1
+                wait = min(MAX_BACKOFF, 2.0 ** (failures - 1))
+                log.exception("the timekeeper failed (%d in a row); it tries again in %.0f s", failures, wait)
+                await self._nap(wait)
+
+    async def _step(self) -> None:
+        """Wait for the earliest timer, or fire it if it is due."""
+        self._wake.clear()
+        timer = await self.service.store.next_timer()
+        if timer is None:
+            self.idle.set()
+            await self._wake.wait()
+            self.idle.clear()
+            return
+        delay = timer.due_at - self.clock()
+        if delay > 0:
+            await self._nap(min(delay, MAX_NAP))
+            return
+        try:
+            alarm = await self.service.fire(timer)
+        except StoreUnavailable:
+            raise  # the timer stays, and fires when the store works again
+        except Exception:
+            log.exception("timer %s of game %s failed; it is dropped", timer.id, timer.game_id)
+            await self.service.drop_timer(timer)
+            return
+        if alarm is not None:
+            try:
+                await self.on_alarm(alarm)
             except Exception:
-                log.exception("timer %s of game %s failed; it is dropped", timer.id, timer.game_id)
-                await self.service.drop_timer(timer)
+                log.exception("the alarm of timer %s (game %s) could not be told", timer.id, timer.game_id)
 
     async def _nap(self, seconds: float) -> None:
         """Sleep `seconds`, or less if poked."""

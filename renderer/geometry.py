@@ -5,7 +5,10 @@ The build script (data/risk/build_geometry.py) writes it once; renders only read
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_right
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 from typing import ClassVar
 
@@ -79,6 +82,19 @@ class SeaLink(BaseModel):
     wraps: bool = False
 
 
+Segment = tuple[tuple[float, float], tuple[float, float]]
+
+
+class Arrow(BaseModel):
+    """Where the last turn's arrow between two linked territories goes, from a towards b: across their border,
+    or along their sea lane (one piece per side of the map's edge); clear of every label and badge, whichever
+    way it points."""
+
+    a: str
+    b: str
+    segments: list[tuple[int, int, int, int]]
+
+
 class Geometry(BaseModel):
     map: str
     width: int
@@ -91,6 +107,7 @@ class Geometry(BaseModel):
     territories: dict[str, TerritoryShape]
     continents: dict[str, ContinentLabel]
     sea_links: list[SeaLink]
+    arrows: list[Arrow]
     mask: list[list[int]]
     """The index mask, one run-length row per pixel row: value, count, value, count … (0 is sea)."""
 
@@ -110,6 +127,16 @@ class Geometry(BaseModel):
         boxes += [(f"{cid} label", c.box) for cid, c in self.continents.items()]
         check_boxes(boxes, self.width, self.height)
         return self
+
+    def arrow(self, source: str, target: str) -> list[Segment]:
+        """The pieces of the arrow from source to target, in drawing order; the head goes on the last."""
+        for arrow in self.arrows:
+            pieces = [((x0, y0), (x1, y1)) for x0, y0, x1, y1 in arrow.segments]
+            if (arrow.a, arrow.b) == (source, target):
+                return pieces
+            if (arrow.b, arrow.a) == (source, target):
+                return [(q, p) for p, q in reversed(pieces)]
+        raise KeyError(f"no arrow between {source} and {target}")
 
     def index_image(self) -> Image.Image:
         """The mask as an "L" image: 0 for sea, a territory's index on its pixels."""
@@ -169,6 +196,55 @@ class RegionShape(BaseModel):
     """Its name tab, astride the block's top edge."""
 
 
+Point = tuple[float, float]
+
+
+class BoatLane(BaseModel):
+    """The line that boat attacks follow through one body of water, and where each location on its shore puts
+    out; the build script keeps each landing's way to its location's badge within the location and the water."""
+
+    points: list[tuple[int, int]]
+    closed: bool = False
+    """A loop (the sea round the island): a route goes the shorter way round."""
+    landings: dict[str, int]
+    """Each shore location's landing, as a distance along the lane from its first point."""
+
+    def _ring(self) -> tuple[list[tuple[int, int]], list[float]]:
+        ring = self.points + self.points[:1] if self.closed else self.points
+        marks = [0.0]
+        for (x0, y0), (x1, y1) in pairwise(ring):
+            marks.append(marks[-1] + math.dist((x0, y0), (x1, y1)))
+        return ring, marks
+
+    @property
+    def length(self) -> float:
+        return self._ring()[1][-1]
+
+    def point(self, at: float) -> Point:
+        """The point `at` px along the lane (taken round the loop for a closed lane)."""
+        ring, marks = self._ring()
+        if self.closed:
+            at %= marks[-1]
+        k = max(0, min(bisect_right(marks, at) - 1, len(ring) - 2))
+        (x0, y0), (x1, y1) = ring[k], ring[k + 1]
+        t = (at - marks[k]) / ((marks[k + 1] - marks[k]) or 1.0)
+        return x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+
+    def route(self, a: str, b: str) -> list[Point]:
+        """From a's landing to b's along the lane, through the lane's corners on the way."""
+        _, marks = self._ring()
+        start, end = self.landings[a], self.landings[b]
+        corners = marks[1:-1]
+        if self.closed:
+            total = marks[-1]
+            ahead = (end - start) % total
+            end = start + ahead if ahead <= total / 2 else start + ahead - total
+            corners = [m + k * total for m in marks[:-1] for k in (-1, 0, 1)]
+        low, high = sorted((start, end))
+        between = sorted((m for m in corners if low < m < high), reverse=end < start)
+        return [self.point(v) for v in (start, *between, end)]
+
+
 class WQGeometry(BaseModel):
     """The Wizard's Quest board (data/wizards_quest/geometry.json): rectangles over an open sea."""
 
@@ -181,6 +257,8 @@ class WQGeometry(BaseModel):
     """River and lake rectangles; the sea is every pixel that is neither land nor other water."""
     bridges: list[Bridge]
     regions: dict[str, RegionShape]
+    boats: dict[str, BoatLane]
+    """The lane of each body of water ("sea", "river", "lake") that boat attacks follow."""
 
     WATER_VALUES: ClassVar[dict[str, int]] = {"river": 250, "lake": 251}
     """Index-image values of the inland waters (0 is the sea)."""

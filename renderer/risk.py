@@ -6,9 +6,11 @@ the public events. Card identities, missions and secret placement plans are neve
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import pairwise
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -39,7 +41,7 @@ from renderer.draw import (
     where,
 )
 from renderer.fonts import clean, fit, font
-from renderer.geometry import Box, Geometry, SeaLink, load
+from renderer.geometry import Box, Geometry, load
 
 WIDTH = 1600
 BANNER_H = 86
@@ -47,6 +49,8 @@ MAP_Y = BANNER_H
 LEGEND_COLUMNS = 4
 LEGEND_ROW = 74
 LEGEND_PAD = 4
+KEY_ROW = 44
+"""The row under the legend that explains the arrows, outlines and the moving-in badge."""
 
 SEA: RGB = hex_rgb("#cfe3ee")
 LANE: RGB = hex_rgb("#5d7d96")
@@ -96,11 +100,11 @@ def _palette() -> Palette:
     pairs: list[tuple[RGB, RGB]] = [(UNCLAIMED, DARK_INK), (DARK_INK, LIGHT_INK), (BANNER, LIGHT_INK),
                                     (BANNER, BANNER_MUTED), (BANNER, PLACE_HIGHLIGHT), (PLACE_HIGHLIGHT, DARK_INK),
                                     (LEGEND, DARK_INK), (LEGEND, LEGEND_MUTED), (LEGEND, LEGEND_ACTIVE),
-                                    (LEGEND_ACTIVE, DARK_INK)]
+                                    (LEGEND_ACTIVE, DARK_INK), (LIGHT_INK, DARK_INK)]
     for look in looks:
         pairs += [(look.fill, ink_for(look.fill)), (look.fill, DARK_INK), (LIGHT_INK, look.badge),
                   (look.badge, ink_for(look.badge)), (BANNER, look.badge), (LEGEND, look.badge),
-                  (LEGEND_ACTIVE, look.badge)]
+                  (LEGEND_ACTIVE, look.badge), (DARK_INK, look.badge), (look.badge, LIGHT_INK)]
     for tint, ink in CONTINENT_TINTS.values():
         pairs += [(SEA, ink), (tint, ink), (LEGEND, tint), (LEGEND_ACTIVE, tint)]
         colours.append(tint)
@@ -201,7 +205,7 @@ def board() -> Board:
 
 
 def _height(g: Geometry, legend_rows: int) -> int:
-    return MAP_Y + g.height + 2 + legend_rows * LEGEND_ROW + LEGEND_PAD
+    return MAP_Y + g.height + 2 + legend_rows * LEGEND_ROW + LEGEND_PAD + KEY_ROW
 
 
 @dataclass(frozen=True)
@@ -283,14 +287,18 @@ def draw(state: RiskState, events: Sequence[Event] = (), *, locale: str = "en",
         entries.append(None)
     canvas = _recolour(b, state, last, -(-len(entries) // LEGEND_COLUMNS))
     _continent_labels(canvas, b)
+    attacked = {frozenset(pair) for pair in last.attacks}
     for source, target in last.fortifies:
-        _arrow(canvas, b, source, target, FORTIFY_ARROW, DARK_INK)
+        for a, c in pairwise(_path(b, state, source, target)):
+            if frozenset((a, c)) not in attacked:  # an attack arrow already marks that link, either way
+                _arrow(canvas, b, a, c, FORTIFY_ARROW, DARK_INK)
     for source, target in last.attacks:
         _arrow(canvas, b, source, target, ATTACK_ARROW, LIGHT_INK)
     _names(canvas, b, state)
-    _badges(canvas, b, state)
+    _badges(canvas, b, state, locale)
     _banner(canvas, b, state, last, names, locale)
     _legend(canvas, b, state, entries, names, locale, away)
+    _key(canvas, b, -(-len(entries) // LEGEND_COLUMNS), locale)
     return canvas
 
 
@@ -336,57 +344,79 @@ def _names(canvas: Canvas, b: Board, state: RiskState) -> None:
             canvas.text((cx, MAP_Y + box.y0 + g.line_height * (k + 0.5)), line, f, ink_for(fill), fill)
 
 
-def _badges(canvas: Canvas, b: Board, state: RiskState) -> None:
-    """Each owned territory's army count on a pill of the owner's colour, with the owner's letter."""
+def moving_in(state: RiskState) -> tuple[str, int] | None:
+    """The conquered territory whose move-in is still to be chosen, and the fewest armies that must move in."""
+    i = state.interrupt
+    if i is None or i.kind != "occupy" or i.target is None:
+        return None
+    return i.target, i.min
+
+
+def _badges(canvas: Canvas, b: Board, state: RiskState, locale: str) -> None:
+    """Each owned territory's army count on a pill of the owner's colour, with the owner's letter; a conquered
+    territory awaiting its move-in shows the armies that must move in, on a hollow pill."""
+    pending = moving_in(state)
+    w, h = b.geometry.badge_size
     for tid, shape in b.geometry.territories.items():
         look = look_of(state, state.owner.get(tid))
-        if look is not None:
-            box = shape.badge
-            piece = _badge(b.palette, look, state.armies.get(tid, 0), box.x1 - box.x0, box.y1 - box.y0)
-            canvas.paste(piece, (box.x0 - BADGE_RING, box.y0 - BADGE_RING + MAP_Y))
+        if look is None:
+            continue
+        if pending is not None and pending[0] == tid:
+            piece = _badge(b.palette, look, translate("risk.board.moving_in", locale, n=pending[1]), w, h, look.fill,
+                           True)
+        else:
+            piece = _badge(b.palette, look, str(state.armies.get(tid, 0)), w, h, look.fill, False)
+        canvas.paste(piece, (shape.badge.x0 - BADGE_RING, shape.badge.y0 - BADGE_RING + MAP_Y))
 
 
 @lru_cache(maxsize=1024)
-def _badge(palette: Palette, look: Look, count: int, w: int, h: int) -> Piece:
-    """An army badge on its owner's fill: dark edge, white ring, the owner's colour, letter and count."""
+def _badge(palette: Palette, look: Look, count: str, w: int, h: int, bg: RGB, hollow: bool) -> Piece:
+    """An army badge on `bg`: dark edge, white ring, the owner's colour, letter and count; a hollow one (armies
+    about to move in) has a ring of the owner's colour round a white middle, and dark ink."""
     r = BADGE_RING
     outer = pill_mask(w + 2 * r, h + 2 * r, h // 2 + r)
-    indices = Image.new("P", outer.size, palette[look.fill])
+    indices = Image.new("P", outer.size, palette[bg])
     inner = Canvas(indices, palette)
-    inner.paste(palette.piece(outer, look.fill, DARK_INK), (0, 0))
-    inner.pill((1, 1, w + 2 * r - 1, h + 2 * r - 1), LIGHT_INK, DARK_INK)
-    inner.pill((r, r, r + w, r + h), look.badge, LIGHT_INK)
-    ink = ink_for(look.badge)
-    digits = str(count)
+    inner.paste(palette.piece(outer, bg, DARK_INK), (0, 0))
+    ring, middle = (look.badge, LIGHT_INK) if hollow else (LIGHT_INK, look.badge)
+    inner.pill((1, 1, w + 2 * r - 1, h + 2 * r - 1), ring, DARK_INK)
+    inset = r + 2 if hollow else r
+    inner.pill((inset, inset, w + 2 * r - inset, h + 2 * r - inset), middle, ring)
+    ink = ink_for(middle)
     cy = r + h / 2
-    inner.text((r + 10, cy), look.letter, font(13, bold=True), ink, look.badge, anchor="lm")
-    size = {1: 26, 2: 26, 3: 20}.get(len(digits), 16)
-    inner.text((r + 21 + (w - 25) / 2, cy + 1), digits, font(size, bold=True), ink, look.badge)
+    inner.text((r + 10, cy), look.letter, font(13, bold=True), ink, middle, anchor="lm")
+    size = {1: 26, 2: 26, 3: 20}.get(len(count), 16)
+    inner.text((r + 21 + (w - 25) / 2, cy + 1), count, font(size, bold=True), ink, middle)
     return indices, Image.frombytes("L", outer.size, outer.tobytes().translate(SOLID))
 
 
+def _path(b: Board, state: RiskState, source: str, target: str) -> list[str]:
+    """The territories a fortify moved through, link by link: the shortest chain of the mover's territories (a
+    connected fortify may cross several), or of any, if they have changed hands since."""
+    mover = state.owner.get(target)
+    for ours in (True, False):
+        came: dict[str, str] = {source: source}
+        queue = deque([source])
+        while queue:
+            here = queue.popleft()
+            if here == target:
+                path = [here]
+                while path[-1] != source:
+                    path.append(came[path[-1]])
+                return path[::-1]
+            for there in b.map.neighbours[here]:
+                if there not in came and (not ours or there == target or state.owner.get(there) == mover):
+                    came[there] = here
+                    queue.append(there)
+    return [source, target]
+
+
 def _arrow(canvas: Canvas, b: Board, source: str, target: str, core: RGB, outline: RGB) -> None:
-    """An arrow from the source's badge to the target's; across the map's edge for a wrapping sea lane."""
-    g = b.geometry
-    start, end = _at(g.territories[source].badge), _at(g.territories[target].badge)
-    lane = _lane(g, source, target)
-    if lane is None or not lane.wraps:
-        canvas.arrow(start, end, core, outline, head=True, trim=(22, 26))
-        return
-    for x0, y0, x1, y1 in lane.segments:
-        edge = (x1, y1 + MAP_Y)
-        if _inside(g.territories[source].bbox, x0, y0):
-            canvas.arrow(start, edge, core, outline, head=False, trim=(22, 0))
-        else:
-            canvas.arrow(edge, end, core, outline, head=True, trim=(0, 26))
-
-
-def _lane(g: Geometry, a: str, b: str) -> SeaLink | None:
-    return next((lane for lane in g.sea_links if {lane.a, lane.b} == {a, b}), None)
-
-
-def _inside(box: Box, x: float, y: float) -> bool:
-    return box.x0 <= x <= box.x1 and box.y0 <= y <= box.y1
+    """The arrow the geometry keeps between the two, clear of every label and badge: across their border, along
+    their sea lane, or off both edges of the map for a lane that wraps."""
+    pieces = b.geometry.arrow(source, target)
+    for k, (p, q) in enumerate(pieces):
+        canvas.arrow([(p[0], p[1] + MAP_Y), (q[0], q[1] + MAP_Y)], core, outline, head=k == len(pieces) - 1)
 
 
 def _banner(canvas: Canvas, b: Board, state: RiskState, last: LastTurn, names: Names, locale: str) -> None:
@@ -503,3 +533,28 @@ def _outlook(canvas: Canvas, b: Board, state: RiskState, pid: int, xy: tuple[int
             canvas.pill((x, xy[1] - 9, x1 + 6, xy[1] + 9), tint, bg, radius=6)
             canvas.text((x + 6, xy[1]), CONTINENT_SHORT[c.id], chip, ink, tint, anchor="lm")
             x = x1 + 11
+
+
+def _key(canvas: Canvas, b: Board, legend_rows: int, locale: str) -> None:
+    """The marks of the last turn, explained on one row under the legend: the attack and fortify arrows, the
+    conquered and fortified outlines, and the badge of armies waiting to move in."""
+    y = MAP_Y + b.geometry.height + 2 + legend_rows * LEGEND_ROW + LEGEND_PAD + KEY_ROW // 2
+    f = font(15)
+    x = canvas.text((24, y), translate("risk.board.key.last_turn", locale), f, DARK_INK, LEGEND, anchor="lm")[2] + 12
+    sample = LOOKS["blue"]
+    for core, outline, key in ((ATTACK_ARROW, LIGHT_INK, "attack"), (FORTIFY_ARROW, DARK_INK, "fortify")):
+        canvas.arrow([(x + 2, y), (x + 44, y)], core, outline)
+        x = canvas.text((x + 54, y), translate(f"risk.board.key.{key}", locale), f, DARK_INK, LEGEND,
+                        anchor="lm")[2] + 22
+    for rim, key in ((CONQUERED, "conquered"), (FORTIFIED, "fortified")):
+        canvas.rect((x, y - 13, x + 26, y + 13), BORDER)
+        canvas.rect((x + 2, y - 11, x + 24, y + 11), rim)
+        canvas.rect((x + 2 + RIM, y - 11 + RIM, x + 24 - RIM, y + 11 - RIM), sample.fill)
+        x = canvas.text((x + 32, y), translate(f"risk.board.key.{key}", locale), f, DARK_INK, LEGEND,
+                        anchor="lm")[2] + 22
+    w, h = b.geometry.badge_size
+    piece = _badge(b.palette, sample, translate("risk.board.moving_in", locale, n=3), w, h, LEGEND, True)
+    x += 18
+    canvas.paste(piece, (x, y - piece[0].height // 2))
+    canvas.text((x + piece[0].width + 8, y), translate("risk.board.key.moving_in", locale, n=3), f, DARK_INK, LEGEND,
+                anchor="lm")

@@ -8,9 +8,11 @@ their hiders are never read.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from itertools import pairwise
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -19,7 +21,8 @@ from engine.core.models import Event
 from engine.games.wizards_quest import events as E
 from engine.games.wizards_quest.board import base_reinforcement, kingdoms
 from engine.games.wizards_quest.data import WQData, standard
-from engine.games.wizards_quest.state import Phase, TreasureKind, WQPlayer, WQState
+from engine.games.wizards_quest.state import Leader, Phase, TreasureKind, WQPlayer, WQState
+from engine.games.wizards_quest.text import by_boat
 from renderer.draw import (
     DARK_INK,
     LIGHT_INK,
@@ -35,6 +38,7 @@ from renderer.draw import (
     differs,
     hex_rgb,
     ink_for,
+    leave,
     make_look,
     pill_mask,
     text_box,
@@ -49,7 +53,7 @@ MAP_Y = BANNER_H
 LEGEND_COLUMNS = 3
 LEGEND_ROW = 80
 KEY_ROW = 44
-"""The row under the legend that explains the map's symbols."""
+"""Each of the two rows under the legend that explain the map's symbols and the last turn's marks."""
 
 SEA: RGB = hex_rgb("#cfe3ee")
 WATER: RGB = hex_rgb("#3d86c6")
@@ -94,6 +98,7 @@ REGION_LOOKS: dict[int, tuple[RGB, RGB]] = {
     5: (hex_rgb("#dbe8e5"), hex_rgb("#2f6560")),
     6: (hex_rgb("#f7ead2"), hex_rgb("#8a5a1c")),
 }
+LOOKS: dict[str, Look] = {c: PLAYER_LOOKS[c] for c in standard().params.colours}
 NEUTRAL_LOOK = make_look("#a09a8e", "N", 0.5)
 """A player whose colour the renderer does not know."""
 TREASURES: tuple[TreasureKind, ...] = ("crown", "chest", "ring")
@@ -101,12 +106,12 @@ TREASURES: tuple[TreasureKind, ...] = ("crown", "chest", "ring")
 
 def look_of(state: WQState, pid: int) -> Look:
     player = state.player(pid)
-    return PLAYER_LOOKS.get(player.colour, NEUTRAL_LOOK) if player else NEUTRAL_LOOK
+    return LOOKS.get(player.colour, NEUTRAL_LOOK) if player else NEUTRAL_LOOK
 
 
 def _palette() -> Palette:
     """Every colour a Wizard's Quest board uses, with shades where two of them meet at a smooth edge."""
-    looks = [*PLAYER_LOOKS.values(), NEUTRAL_LOOK]
+    looks = [*LOOKS.values(), NEUTRAL_LOOK]
     fills = [look.fill for look in looks] + [ORC_FILL] + [tint for tint, _ in REGION_LOOKS.values()]
     colours = [SEA, WATER, BORDER, PLANK, RULE, PROTECTED, CAPTURED, MARCHED, ATTACK_ARROW, FRENZY_ARROW, DRAGON,
                MAGE, DARK_INK, LIGHT_INK]
@@ -116,13 +121,14 @@ def _palette() -> Palette:
         (DARK_INK, TUNNEL), (TUNNEL, LIGHT_INK), (WATER, LIGHT_INK), (SEA, BORDER), (DARK_INK, PROTECTED),
         (PROTECTED, DARK_INK), (BANNER, LIGHT_INK), (BANNER, BANNER_MUTED), (BANNER, PLACE_HIGHLIGHT),
         (PLACE_HIGHLIGHT, DARK_INK), (LEGEND, DARK_INK), (LEGEND, LEGEND_MUTED), (LEGEND, LEGEND_ACTIVE),
-        (LEGEND_ACTIVE, DARK_INK), (LEGEND_ACTIVE, LEGEND_MUTED),
+        (LEGEND_ACTIVE, DARK_INK), (LEGEND_ACTIVE, LEGEND_MUTED), (LIGHT_INK, DARK_INK),
     ]
     for fill in fills:
         pairs += [(fill, DARK_INK), (fill, ink_for(fill))]
     for look in looks:
         pairs += [(LIGHT_INK, look.badge), (look.badge, ink_for(look.badge)), (BANNER, look.badge),
-                  (LEGEND, look.badge), (LEGEND_ACTIVE, look.badge)]
+                  (LEGEND, look.badge), (LEGEND_ACTIVE, look.badge), (DARK_INK, look.badge), (look.badge, LIGHT_INK),
+                  (look.badge, DARK_INK)]
     for _, ink in REGION_LOOKS.values():
         pairs += [(DARK_INK, ink), (ink, LIGHT_INK)]
     return Palette(colours, pairs)
@@ -199,7 +205,7 @@ def board() -> Board:
 
 
 def _height(g: WQGeometry, legend_rows: int) -> int:
-    return MAP_Y + g.height + 2 + legend_rows * LEGEND_ROW + KEY_ROW
+    return MAP_Y + g.height + 2 + legend_rows * LEGEND_ROW + 2 * KEY_ROW
 
 
 @dataclass
@@ -207,6 +213,8 @@ class LastTurn:
     """What the public events of the last turn ask to highlight: arrows, captures, where the beasts went."""
 
     attacks: list[tuple[str, str]] = field(default_factory=list)
+    by_boat: set[tuple[str, str]] = field(default_factory=set)
+    """Attacks that crossed water on a Boat Privilege: drawn along the water."""
     frenzies: list[tuple[str, str]] = field(default_factory=list)
     marches: list[tuple[str, str]] = field(default_factory=list)
     captured: set[str] = field(default_factory=set)
@@ -215,7 +223,7 @@ class LastTurn:
     last_battle: E.Battle | None = None
 
     @classmethod
-    def of(cls, events: Sequence[Event]) -> LastTurn:
+    def of(cls, events: Sequence[Event], d: WQData) -> LastTurn:
         last = cls()
         for e in events:
             if e.private_to is not None:
@@ -223,6 +231,8 @@ class LastTurn:
             if (isinstance(e, E.AttackDeclared | E.Battle) and e.source != e.target
                     and (e.source, e.target) not in last.attacks):
                 last.attacks.append((e.source, e.target))
+                if isinstance(e, E.AttackDeclared) and by_boat(e, d):
+                    last.by_boat.add((e.source, e.target))
             if isinstance(e, E.Battle):
                 last.last_battle = e
             elif isinstance(e, E.Captured):
@@ -262,8 +272,18 @@ class Names:
         return self.names.get(pid, "?")
 
 
+def capturing(state: WQState) -> str | None:
+    """The location the attacker has emptied (or found empty) and must now capture (WQ-CAP-1)."""
+    if state.attack is None or not any(todo.kind == "capture" for todo in state.todo):
+        return None
+    return state.attack.target
+
+
 def fill_of(state: WQState, d: WQData, loc: str) -> RGB:
-    """An owner's fill, the orcs' fill, or the region's tint when nobody holds the location."""
+    """An owner's fill (the attacker's for a location being captured), the orcs' fill, or the region's tint
+    when nobody holds the location."""
+    if loc == capturing(state):
+        return look_of(state, state.current).fill
     if loc in state.owner:
         return look_of(state, state.owner[loc]).fill
     if state.orcs.get(loc, 0) > 0:
@@ -285,7 +305,7 @@ def draw(state: WQState, events: Sequence[Event] = (), *, locale: str = "en",
          away: frozenset[int] = frozenset()) -> Canvas:
     """The board drawn on its palette canvas, before it is encoded."""
     b = board()
-    last = LastTurn.of(events)
+    last = LastTurn.of(events, b.data)
     names = Names(state, locale)
     canvas = _recolour(b, state, last, -(-len(state.players) // LEGEND_COLUMNS))
     _halo(canvas, b, state)
@@ -295,7 +315,10 @@ def draw(state: WQState, events: Sequence[Event] = (), *, locale: str = "en",
     for source, target in last.frenzies:
         _arrow(canvas, b, source, target, FRENZY_ARROW, LIGHT_INK)
     for source, target in last.attacks:
-        _arrow(canvas, b, source, target, ATTACK_ARROW, LIGHT_INK)
+        if (source, target) in last.by_boat:
+            _boat_arrow(canvas, b, source, target)
+        else:
+            _arrow(canvas, b, source, target, ATTACK_ARROW, LIGHT_INK)
     _tabs(canvas, b, state, locale)
     _locations(canvas, b, state, locale)
     _banner(canvas, b, state, last, names, locale)
@@ -343,26 +366,35 @@ def _water_labels(canvas: Canvas, b: Board, locale: str) -> None:
         canvas.text((cx, MAP_Y + river.y0 + (river.y1 - river.y0) * fraction), translate("wq.board.river", locale),
                     f, LIGHT_INK, WATER)
     canvas.text((cx, MAP_Y + (lake.y0 + lake.y1) / 2), translate("wq.board.lake", locale), f, LIGHT_INK, WATER)
-    canvas.text((14, MAP_Y + 18), translate("wq.board.sea", locale), f, BORDER, SEA, anchor="lm")
+    canvas.text((30, MAP_Y + 26), translate("wq.board.sea", locale), f, BORDER, SEA, anchor="lm")
 
 
 def _arrow(canvas: Canvas, b: Board, source: str, target: str, core: RGB, outline: RGB) -> None:
     """An arrow from the edge of the source's badge to the edge of the target's, so that its head shows."""
     g = b.geometry.locations
     s, t = _on_map(g[source].badge), _on_map(g[target].badge)
-    start, end = ((s[0] + s[2]) / 2, (s[1] + s[3]) / 2), ((t[0] + t[2]) / 2, (t[1] + t[3]) / 2)
-    canvas.arrow(_leave(s, start, end), _leave(t, end, start), core, outline)
+    canvas.arrow([leave(s, _centre(t)), leave(t, _centre(s))], core, outline)
 
 
-def _leave(box: tuple[int, int, int, int], centre: tuple[float, float], towards: tuple[float, float],
-           margin: float = 6) -> tuple[float, float]:
-    """Where the line from the box's centre towards a point leaves the box, `margin` px further on."""
-    dx, dy = towards[0] - centre[0], towards[1] - centre[1]
-    length = (dx * dx + dy * dy) ** 0.5 or 1.0
-    half_w, half_h = (box[2] - box[0]) / 2, (box[3] - box[1]) / 2
-    t = min(half_w / abs(dx) if dx else float("inf"), half_h / abs(dy) if dy else float("inf"))
-    t = min(t + margin / length, 0.5)
-    return centre[0] + dx * t, centre[1] + dy * t
+def boat_route(b: Board, source: str, target: str) -> list[tuple[float, float]]:
+    """A boat attack's way on the picture: out of the source's badge to its landing, along the lane of the water
+    the two share (the shortest, if they share more than one), in from the target's landing to its badge."""
+    g = b.geometry
+    s, t = _on_map(g.locations[source].badge), _on_map(g.locations[target].badge)
+    routes = []
+    for water in b.data.map.shared_water(source, target):
+        lane = [(x, y + MAP_Y) for x, y in g.boats[water].route(source, target)]
+        path = [leave(s, lane[0]), *lane, leave(t, lane[-1])]
+        routes.append((sum(math.dist(p, q) for p, q in pairwise(path)), path))
+    return min(routes)[1]
+
+
+def _boat_arrow(canvas: Canvas, b: Board, source: str, target: str) -> None:
+    canvas.arrow(boat_route(b, source, target), ATTACK_ARROW, LIGHT_INK)
+
+
+def _centre(box: tuple[int, int, int, int]) -> tuple[float, float]:
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
 
 
 def _tabs(canvas: Canvas, b: Board, state: WQState, locale: str) -> None:
@@ -402,7 +434,7 @@ def _locations(canvas: Canvas, b: Board, state: WQState, locale: str) -> None:
         _occupant(canvas, b, state, loc, place.badge, fill, locale)
         if place.tunnel is not None:
             other = tunnel.b if loc == tunnel.a else tunnel.a
-            _tunnel_mouth(canvas, b.palette, _on_map(place.tunnel), other, fill)
+            _tunnel_mouth(canvas, _on_map(place.tunnel), other, fill, locale)
         if place.tokens is None:
             continue
         tokens: list[Piece] = []
@@ -424,22 +456,31 @@ def _locations(canvas: Canvas, b: Board, state: WQState, locale: str) -> None:
 
 
 def _occupant(canvas: Canvas, b: Board, state: WQState, loc: str, box: Box, fill: RGB, locale: str) -> None:
-    """The holder's badge (letter and men) with a leader's disc beside it, or the orcs' badge."""
+    """The holder's badge (letter and men) with a leader's disc beside it, a leader alone with no men (the disc
+    inside the badge, no count), the attacker's hollow badge on a location being captured, or the orcs'."""
     castle = loc in b.data.map.castles
     x0, y0, x1, y1 = _on_map(box)
     h = y1 - y0
     pill_w = 66 if castle else 120
-    if loc in state.owner:
+    disc = None
+    if loc == capturing(state):
+        look = look_of(state, state.current)
+        piece = _badge(b.palette, look, translate("wq.board.capturing", locale, n=1), look.letter, fill, pill_w, h,
+                       True)
+    elif loc in state.owner:
         look = look_of(state, state.owner[loc])
         leader = state.leader_at(loc)
-        piece = _badge(b.palette, look, str(state.men.get(loc, 0)), look.letter, fill, pill_w, h)
-        size = h * 4 // 5
-        disc = _badge(b.palette, look, "H" if leader == "hero" else "S", "", fill, size, size) if leader else None
+        men = state.men.get(loc, 0)
+        if leader and not men:
+            piece = _leader_alone(b.palette, look, _leader_letter(leader, locale), fill, pill_w, h)
+        else:
+            piece = _badge(b.palette, look, str(men), look.letter, fill, pill_w, h)
+            size = h * 4 // 5
+            disc = _badge(b.palette, look, _leader_letter(leader, locale), "", fill, size, size) if leader else None
     elif state.orcs.get(loc, 0) > 0:
         orcs = state.orcs[loc]
         word = translate("wq.board.orc" if orcs == 1 else "wq.board.orcs", locale)
         piece = _orc_badge(b.palette, orcs, word, orcs >= b.data.params.frenzy_at, fill, pill_w, h, castle)
-        disc = None
     else:
         return
     width = pill_w + (disc[0].width + 4 if disc else 0)
@@ -466,20 +507,30 @@ def _layered(palette: Palette, size: tuple[int, int], bg: RGB, layers: Sequence[
     return img, Image.frombytes("L", outer.size, outer.tobytes().translate(SOLID))
 
 
-def _rings(w: int, h: int, radius: int | None, middle: RGB, inner: RGB) -> list[tuple[Image.Image, RGB, int]]:
-    """A dark edge, a ring and the inner colour, as rounded rectangles."""
+def _rings(w: int, h: int, radius: int | None, middle: RGB, inner: RGB,
+           ring: int = RING) -> list[tuple[Image.Image, RGB, int]]:
+    """A dark edge, a ring `ring` px wide and the inner colour, as rounded rectangles."""
 
     def shape(inset: int) -> Image.Image:
         r = (h - 2 * inset) // 2 if radius is None else max(2, radius - inset)
         return pill_mask(w - 2 * inset, h - 2 * inset, r)
 
-    return [(shape(0), DARK_INK, 0), (shape(1), middle, 1), (shape(1 + RING), inner, 1 + RING)]
+    return [(shape(0), DARK_INK, 0), (shape(1), middle, 1), (shape(1 + ring), inner, 1 + ring)]
+
+
+def _leader_letter(leader: Leader, locale: str) -> str:
+    """The letter on a leader's disc."""
+    return translate(f"wq.board.letter.{leader}", locale)
 
 
 @lru_cache(maxsize=1024)
-def _badge(palette: Palette, look: Look, count: str, letter: str, bg: RGB, w: int, h: int) -> Piece:
-    """A player's badge: the owner's letter and a count (or a leader's letter alone, on a disc)."""
-    ink = ink_for(look.badge)
+def _badge(palette: Palette, look: Look, count: str, letter: str, bg: RGB, w: int, h: int,
+           hollow: bool = False) -> Piece:
+    """A player's badge: the owner's letter and a count (or a leader's letter alone, on a disc); a hollow one (men
+    about to capture) has a thick ring of the owner's colour round a white middle, and dark ink."""
+    rings = _rings(w, h, None, look.badge, LIGHT_INK, RING + 1) if hollow else _rings(w, h, None, LIGHT_INK,
+                                                                                       look.badge)
+    ink = ink_for(rings[-1][1])
     size = 38 if h >= 50 else 24
     if letter:
         texts = [(letter, font(size // 2, bold=True), (10 + size / 4, h / 2 + 1), ink),
@@ -487,7 +538,18 @@ def _badge(palette: Palette, look: Look, count: str, letter: str, bg: RGB, w: in
                   ((14 + size / 2 + w) / 2, h / 2 + 1), ink)]
     else:
         texts = [(count, font(size * 3 // 4, bold=True), (w / 2, h / 2 + 1), ink)]
-    return _layered(palette, (w, h), bg, _rings(w, h, None, LIGHT_INK, look.badge), texts)
+    return _layered(palette, (w, h), bg, rings, [t for t in texts if t[0]])
+
+
+@lru_cache(maxsize=64)
+def _leader_alone(palette: Palette, look: Look, leader: str, bg: RGB, w: int, h: int) -> Piece:
+    """A location held by a leader and no men: the owner's letter, and the leader's disc where the count goes."""
+    img, mask = _badge(palette, look, "", look.letter, bg, w, h)
+    size = h - 2 * (2 + RING)
+    disc = _badge(palette, look, leader, "", look.badge, size, size)
+    centre = (14 + (38 if h >= 50 else 24) / 2 + w) / 2
+    img.paste(disc[0], (round(centre - size / 2), (h - size) // 2), disc[1])
+    return img, mask
 
 
 @lru_cache(maxsize=256)
@@ -563,12 +625,13 @@ def _keep(palette: Palette, bg: RGB, ink: RGB) -> Piece:
     return palette.piece(img.resize((w, h), Image.Resampling.BOX), bg, ink)
 
 
-def _tunnel_mouth(canvas: Canvas, palette: Palette, box: tuple[int, int, int, int], other: str, bg: RGB) -> None:
+def _tunnel_mouth(canvas: Canvas, box: tuple[int, int, int, int], other: str, bg: RGB, locale: str) -> None:
     """A Great Tunnel mouth: "T" and the far mouth's id (WQ-MAP-3)."""
     x0, y0, x1, y1 = box
     canvas.pill(box, DARK_INK, bg)
     canvas.pill((x0 + 2, y0 + 2, x1 - 2, y1 - 2), TUNNEL, DARK_INK)
-    canvas.text(((x0 + x1) / 2, (y0 + y1) / 2 + 1), f"T ⇄ {other}", font(16, bold=True), LIGHT_INK, TUNNEL)
+    canvas.text(((x0 + x1) / 2, (y0 + y1) / 2 + 1), translate("wq.board.tunnel_mouth", locale, other=other),
+                font(16, bold=True), LIGHT_INK, TUNNEL)
 
 
 def _banner(canvas: Canvas, b: Board, state: WQState, last: LastTurn, names: Names, locale: str) -> None:
@@ -697,34 +760,59 @@ def _faded(palette: Palette, kind: str, bg: RGB, size: int) -> Piece:
 
 
 def _key(canvas: Canvas, b: Board, state: WQState, locale: str) -> None:
-    """The symbols of the map, explained on one row under the legend."""
+    """The map's symbols explained on two rows under the legend: the pieces and markers, then the last turn's
+    arrows and outlines and the badge of a capture in progress."""
     rows = -(-len(state.players) // LEGEND_COLUMNS)
-    y = MAP_Y + b.geometry.height + 2 + rows * LEGEND_ROW + KEY_ROW // 2
+    top = MAP_Y + b.geometry.height + 2 + rows * LEGEND_ROW
     f = font(15)
+    sample = LOOKS["blue"]
+
+    def label(x: int, y: int, key: str, **params: object) -> int:
+        return canvas.text((x, y), translate(f"wq.board.key.{key}", locale, **params), f, DARK_INK, LEGEND,
+                           anchor="lm")[2] + 22
+
+    y = top + KEY_ROW // 2
     x = 24
-    sample = PLAYER_LOOKS["blue"]
     entries: list[tuple[Piece, str]] = [
-        (_token(b.palette, "dragon", DRAGON, LEGEND, 26), translate("wq.board.key.dragon", locale)),
-        (_token(b.palette, "mage", MAGE, LEGEND, 26), translate("wq.board.key.mage", locale)),
-        (_badge(b.palette, sample, "H", "", LEGEND, 26, 26), translate("wq.board.key.hero", locale)),
-        (_badge(b.palette, sample, "S", "", LEGEND, 26, 26), translate("wq.board.key.sorcerer", locale)),
-        (_orc_badge(b.palette, 4, translate("wq.board.orcs", locale), True, LEGEND, 66, 26, True),
-         translate("wq.board.key.frenzy", locale)),
+        (_token(b.palette, "dragon", DRAGON, LEGEND, 26), "dragon"),
+        (_token(b.palette, "mage", MAGE, LEGEND, 26), "mage"),
+        (_badge(b.palette, sample, _leader_letter("hero", locale), "", LEGEND, 26, 26), "hero"),
+        (_badge(b.palette, sample, _leader_letter("sorcerer", locale), "", LEGEND, 26, 26), "sorcerer"),
+        (_leader_alone(b.palette, sample, _leader_letter("hero", locale), LEGEND, 66, 32), "leader_alone"),
+        (_orc_badge(b.palette, 4, translate("wq.board.orcs", locale), True, LEGEND, 66, 26, True), "frenzy"),
     ]
     if state.options.decoy and state.phase is not Phase.GAME_OVER:
-        entries.append((_token(b.palette, "decoy", sample.badge, LEGEND, 26), translate("wq.board.key.decoy", locale)))
+        entries.append((_token(b.palette, "decoy", sample.badge, LEGEND, 26), "decoy"))
     else:
         entries += [(_token(b.palette, kind, sample.badge, LEGEND, 26), "") for kind in TREASURES[:-1]]
-        entries.append((_token(b.palette, TREASURES[-1], sample.badge, LEGEND, 26),
-                        translate("wq.board.key.treasures", locale)))
-    for piece, text in entries:
+        entries.append((_token(b.palette, TREASURES[-1], sample.badge, LEGEND, 26), "treasures"))
+    for piece, key in entries:
         canvas.paste(piece, (x, y - piece[0].height // 2))
         x += piece[0].width + 6
-        if text:
-            x = canvas.text((x, y), text, f, DARK_INK, LEGEND, anchor="lm")[2] + 22
-    x = canvas.text((x + 8, y), translate("wq.board.key.last_turn", locale), f, DARK_INK, LEGEND, anchor="lm")[2] + 10
+        if key:
+            x = label(x, y, key)
+    tunnel = next(link for link in b.data.map.links if link.kind == "tunnel")
+    mouth = b.geometry.locations[tunnel.a].tunnel
+    assert mouth is not None
+    w, h = mouth.x1 - mouth.x0, mouth.y1 - mouth.y0
+    _tunnel_mouth(canvas, (x, y - h // 2, x + w, y - h // 2 + h), tunnel.b, LEGEND, locale)
+    label(x + w + 6, y, "tunnel", a=tunnel.a, b=tunnel.b)
+
+    y = top + KEY_ROW + KEY_ROW // 2
+    x = canvas.text((24, y), translate("wq.board.key.last_turn", locale), f, DARK_INK, LEGEND, anchor="lm")[2] + 12
+    for core, outline, key in ((ATTACK_ARROW, LIGHT_INK, "attack"), (FRENZY_ARROW, LIGHT_INK, "frenzy_arrow"),
+                               (MARCHED, DARK_INK, "march")):
+        canvas.arrow([(x + 2, y), (x + 44, y)], core, outline)
+        x = label(x + 54, y, key)
+    canvas.rect((x, y - 13, x + 56, y + 13), WATER)
+    canvas.arrow([(x + 6, y + 9), (x + 14, y - 4), (x + 42, y - 4), (x + 50, y + 9)], ATTACK_ARROW, LIGHT_INK)
+    x = label(x + 62, y, "boat")
     for rim, key in ((CAPTURED, "captured"), (DRAGON, "dragon_landed"), (MAGE, "mage_arrived")):
         canvas.rect((x, y - 13, x + 26, y + 13), BORDER)
         canvas.rect((x + 2, y - 11, x + 24, y + 11), rim)
         canvas.rect((x + 7, y - 6, x + 19, y + 6), REGION_LOOKS[1][0])
-        x = canvas.text((x + 32, y), translate(f"wq.board.key.{key}", locale), f, DARK_INK, LEGEND, anchor="lm")[2] + 16
+        x = label(x + 32, y, key)
+    piece = _badge(b.palette, sample, translate("wq.board.capturing", locale, n=1), sample.letter, LEGEND, 66, 32,
+                   True)
+    canvas.paste(piece, (x + 10, y - piece[0].height // 2))
+    label(x + 10 + piece[0].width + 6, y, "capturing", n=1)

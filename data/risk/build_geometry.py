@@ -4,7 +4,8 @@
 The world is authored below as a character grid: one code letter per territory, "." for sea, one cell is
 20 × 20 px. The script smooths the grid into a 1600 × 800 index mask, checks that the drawn borders match
 the map data's land edges exactly (and that sea-linked territories do not touch), lays out each territory's
-name label and army badge inside it, places the continent labels and the dashed sea lanes, and writes the
+name label and army badge inside it, places the continent labels and the dashed sea lanes, finds for every
+link where the last turn's arrow goes (clear of every label and badge, either way round), and writes the
 result, validated by `renderer.geometry.Geometry`.
 
 Run from anywhere: python data/risk/build_geometry.py
@@ -25,8 +26,10 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from engine.games.risk.mapdata import RiskMap, classic  # noqa: E402
+from renderer.draw import ArrowShape, along, arrow_footprint, cover  # noqa: E402
 from renderer.fonts import font  # noqa: E402
 from renderer.geometry import Geometry, geometry_path  # noqa: E402
+from renderer.risk import BADGE_RING  # noqa: E402
 
 GRID = (
     "................................................................................",
@@ -117,6 +120,12 @@ CONTINENT_LABELS = {
     "australia": (1230, 724),
 }
 """Where each continent's name-and-bonus label is wanted; it goes to the nearest open sea."""
+ARROW_MARGIN = 3
+"""Pixels between an arrow (outline included) and any label or badge."""
+ARROW_LENGTHS = (84, 76, 68, 60, 52, 44, 36, 30)
+"""Lengths tried for the arrow across a shared border, the longest first."""
+ARROW_TURNS = (0, 10, -10, 20, -20, 30, -30, 45, -45, 60, -60)
+"""Degrees tried away from the direction straight across the border."""
 
 
 def check_grid(board: RiskMap) -> None:
@@ -450,6 +459,147 @@ def continent_labels(board: RiskMap, rows: list[bytes], lanes: list[dict]) -> di
     return out
 
 
+Point = tuple[float, float]
+
+
+class Keepout:
+    """The labels and badges (grown by the margin) that an arrow must not touch, and the mask it may cross."""
+
+    def __init__(self, mask: Image.Image, boxes: list[Rect]) -> None:
+        self.mask = mask
+        self.boxes = Image.new("L", mask.size)
+        pen = ImageDraw.Draw(self.boxes)
+        for x0, y0, x1, y1 in boxes:
+            m = ARROW_MARGIN
+            pen.rectangle((x0 - m, y0 - m, x1 - 1 + m, y1 - 1 + m), fill=255)
+
+    def clear(self, shapes: list[ArrowShape], allowed: set[int]) -> bool:
+        """Whether the arrows keep off every label and badge, and cross only the `allowed` mask values (and the
+        picture's edge)."""
+        img, box = cover(shapes)
+        if ImageChops.multiply(img, self.boxes.crop(box)).getbbox() is not None:
+            return False
+        met = self.mask.crop(box).histogram(mask=img)
+        return all(not n or v in allowed for v, n in enumerate(met))
+
+
+def both_ways(p: Point, q: Point, heads: tuple[bool, bool]) -> list[ArrowShape]:
+    """The arrow from p to q and the one back, each with its head where `heads` says."""
+    return [arrow_footprint([p, q], heads[1]), arrow_footprint([q, p], heads[0])]
+
+
+def value_at(rows: list[bytes], at: Point) -> int:
+    """The mask value at a point, or -1 off the map."""
+    x, y = round(at[0]), round(at[1])
+    if 0 <= y < len(rows) and 0 <= x < len(rows[0]):
+        return rows[y][x]
+    return -1
+
+
+def runs_along(rows: list[bytes], p: Point, q: Point) -> list[int]:
+    """The mask values met from p to q, without repeats."""
+    steps = max(1, int(math.dist(p, q)))
+    met: list[int] = []
+    for k in range(steps + 1):
+        v = value_at(rows, (p[0] + (q[0] - p[0]) * k / steps, p[1] + (q[1] - p[1]) * k / steps))
+        if not met or met[-1] != v:
+            met.append(v)
+    return met
+
+
+def border(rows: list[bytes], a: int, b: int, bbox: Rect) -> list[tuple[int, int, Point]]:
+    """The pixels of a (inside its bounding box) that touch b, each with the direction from a into b there."""
+    found = []
+    for y in range(max(1, bbox[1]), min(len(rows) - 1, bbox[3])):
+        row = rows[y]
+        for x in range(max(1, bbox[0]), min(len(row) - 1, bbox[2])):
+            if row[x] != a:
+                continue
+            dx = (row[x + 1] == b) - (row[x - 1] == b)
+            dy = (rows[y + 1][x] == b) - (rows[y - 1][x] == b)
+            if dx or dy:
+                found.append((x, y, (float(dx), float(dy))))
+    return found
+
+
+def crossing_arrow(rows: list[bytes], a: int, b: int, bbox: Rect, keepout: Keepout) -> tuple[Point, Point]:
+    """The longest arrow across the border of a and b that starts in a, ends in b, crosses the border once and
+    keeps clear of every label and badge, preferring one straight across the middle of the border."""
+    edge = border(rows, a, b, bbox)
+    middle = (sum(x for x, _, _ in edge) / len(edge), sum(y for _, y, _ in edge) / len(edge))
+    for length in ARROW_LENGTHS:
+        options = []
+        for x, y, _ in edge[:: max(1, len(edge) // 40)]:
+            near = [(dx, dy) for ex, ey, (dx, dy) in edge if abs(ex - x) <= 12 and abs(ey - y) <= 12]
+            normal = math.atan2(sum(d[1] for d in near), sum(d[0] for d in near))
+            for turn in ARROW_TURNS:
+                angle = normal + math.radians(turn)
+                ux, uy = math.cos(angle), math.sin(angle)
+                p = (x + 0.5 - ux * length / 2, y + 0.5 - uy * length / 2)
+                q = (x + 0.5 + ux * length / 2, y + 0.5 + uy * length / 2)
+                if runs_along(rows, p, q) == [a, b] and keepout.clear(both_ways(p, q, (True, True)), {a, b, 0}):
+                    options.append((-abs(turn) - 0.5 * math.dist((x, y), middle), p, q))
+        if options:
+            _, p, q = max(options)
+            return p, q
+    raise SystemExit(f"no room for an arrow between territories {a} and {b}")
+
+
+def lane_arrow(rows: list[bytes], a: int, b: int, segment: Rect, keepout: Keepout,
+               heads: tuple[bool, bool]) -> tuple[Point, Point]:
+    """The sea lane's segment, reaching as far onto its territories as the labels and badges allow, or stopping
+    short of the coast where they are close (only its land end moves when the other lies at the map's edge)."""
+    x0, y0, x1, y1 = segment
+    p0, q0 = (float(x0), float(y0)), (float(x1), float(y1))
+    reach = range(-32, 41, 4)
+    options = []
+    for ea in reach if heads[0] else (0,):
+        for eb in reach if heads[1] else (0,):
+            p, q = along(p0, q0, -ea), along(q0, p0, -eb)
+            if math.dist(p, q) < MIN_LANE:
+                continue
+            if (heads[0] and ea > 0 and value_at(rows, p) != a) or (heads[1] and eb > 0 and value_at(rows, q) != b):
+                continue
+            if keepout.clear(both_ways(p, q, heads), {a, b, 0}):
+                options.append((ea + eb, p, q))
+    if not options:
+        raise SystemExit(f"no room for an arrow along the sea lane {segment}")
+    _, p, q = max(options)
+    return p, q
+
+
+def arrows(board: RiskMap, mask: Image.Image, rows: list[bytes], territories: dict[str, dict],
+           continents: dict[str, dict], lanes: list[dict]) -> list[dict]:
+    """For every pair of linked territories, where the last turn's arrow between them goes: across their
+    border, or along their sea lane, clear of every label and badge whichever way it points."""
+    boxes = [tuple(t["label"]["box"].values()) for t in territories.values()]
+    boxes += [tuple(v + d for v, d in zip(t["badge"].values(), (-BADGE_RING, -BADGE_RING, BADGE_RING, BADGE_RING),
+                                          strict=True)) for t in territories.values()]
+    boxes += [tuple(c["box"].values()) for c in continents.values()]
+    keepout = Keepout(mask, boxes)  # type: ignore[arg-type]
+    by_pair = {frozenset((lane["a"], lane["b"])): lane for lane in lanes}
+    out = []
+    for e in board.edges:
+        a, b = territories[e.a]["index"], territories[e.b]["index"]
+        if not e.sea:
+            bbox = tuple(territories[e.a]["bbox"].values())
+            p, q = crossing_arrow(rows, a, b, bbox, keepout)  # type: ignore[arg-type]
+            segments = [(p, q)]
+        else:
+            lane = by_pair[frozenset((e.a, e.b))]
+            if not lane["wraps"]:
+                start, end = lane["segments"][0][:2], lane["segments"][0][2:]
+                segment = lane["segments"][0] if value_at(rows, start) == a else (*end, *start)
+                segments = [lane_arrow(rows, a, b, segment, keepout, (True, True))]
+            else:  # across the map's edge: from a to the edge, then from the other edge to b
+                leaving, arriving = sorted(lane["segments"], key=lambda seg: value_at(rows, seg[:2]) != a)
+                out_p, out_q = lane_arrow(rows, a, -1, leaving, keepout, (True, False))
+                in_q, in_p = lane_arrow(rows, b, -1, arriving, keepout, (True, False))
+                segments = [(out_p, out_q), (in_p, in_q)]
+        out.append({"a": e.a, "b": e.b, "segments": [tuple(round(v) for pt in seg for v in pt) for seg in segments]})
+    return out
+
+
 def build() -> Geometry:
     board = classic()
     check_grid(board)
@@ -482,11 +632,12 @@ def build() -> Geometry:
         }
     centres = {shape["index"]: shape["centroid"] for shape in territories.values()}
     lanes = sea_links(board, rows, width, centres)
+    continents = continent_labels(board, rows, lanes)
     data = {
         "map": "classic", "width": width, "height": height, "label_size": LABEL_SIZE, "line_height": LINE_HEIGHT,
         "badge_size": BADGE, "continent_label_size": CONTINENT_LABEL_SIZE, "territories": territories,
-        "continents": continent_labels(board, rows, lanes), "sea_links": lanes,
-        "mask": rle,
+        "continents": continents, "sea_links": lanes,
+        "arrows": arrows(board, mask, rows, territories, continents, lanes), "mask": rle,
     }
     return Geometry.model_validate(data)
 

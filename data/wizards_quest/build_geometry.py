@@ -7,7 +7,9 @@ one territory's corner where its three neighbours meet, so that it touches exact
 only diagonally, and adjacency is orthogonal). The script paints the shapes, refuses them unless every land
 link of the map data is a shared border and nothing else is, bridged and tunnelled locations do not touch,
 and each location borders exactly the waters the data says; then it lays out each location's id, badge and
-tokens clear of its edges, and writes the result, validated by `renderer.geometry.WQGeometry`.
+tokens clear of its edges, lays the lanes that boat attacks follow through the Sea, the River and the Lake
+with a landing for each location on their shores, and writes the result, validated by
+`renderer.geometry.WQGeometry`.
 
 Run from anywhere: python data/wizards_quest/build_geometry.py
 """
@@ -21,11 +23,14 @@ from collections import Counter
 from itertools import pairwise
 from pathlib import Path
 
+from PIL import Image, ImageChops, ImageDraw
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from engine.games.wizards_quest.data import WQMap, standard  # noqa: E402
-from renderer.geometry import WQGeometry, geometry_path  # noqa: E402
+from renderer.draw import arrow_footprint, cover, leave  # noqa: E402
+from renderer.geometry import BoatLane, WQGeometry, geometry_path  # noqa: E402
 
 Rect = tuple[int, int, int, int]
 """x0, y0, x1, y1 in map pixels, x1 and y1 exclusive."""
@@ -70,6 +75,14 @@ GAP = 4
 """Marks keep this far from each other."""
 MIN_CONTACT = 40
 """Pixels of shared border that make a land link visible."""
+SEA_LANE = 10
+"""The boats' lane round the island runs this far from the picture's edge, outside the region tabs."""
+LANE_END = 10
+"""The River's and the Lake's lanes stop this far short of the ends of their channel."""
+LANDING_STEP = 4
+"""Landings tried every this many px along a lane."""
+SHORT_APPROACH = 40
+"""A boat arrow's last leg shorter than this has a cramped head."""
 
 
 def cell(loc: str) -> Rect:
@@ -255,6 +268,64 @@ def layout(m: WQMap, rects: dict[str, list[Rect]], rows: list[bytes], obstacles:
     return out
 
 
+def lanes(water: dict[str, list[Rect]]) -> dict[str, tuple[list[tuple[int, int]], bool]]:
+    """Each body of water's lane: a loop round the island through the open sea, and the River's and the Lake's
+    channel down its middle."""
+    out = {"sea": ([(SEA_LANE, SEA_LANE), (WIDTH - SEA_LANE, SEA_LANE), (WIDTH - SEA_LANE, HEIGHT - SEA_LANE),
+                    (SEA_LANE, HEIGHT - SEA_LANE)], True)}
+    for name, boxes in water.items():
+        x0, y0, x1, y1 = boxes[0]
+        mid = (x0 + x1) // 2
+        out[name] = ([(mid, y0 + LANE_END), (mid, y1 - LANE_END)], False)
+    return out
+
+
+def landing(lane: BoatLane, badge: Rect, allowed: set[int], mask: Image.Image, marks: Image.Image, what: str) -> int:
+    """Where on the lane a location's boats put out: the nearest point whose leg to the badge crosses only the
+    location and the water, and as little of any mark (ids, badges, tokens, tabs, bridges) as can be."""
+    best: tuple[float, int] | None = None
+    centre = ((badge[0] + badge[2]) / 2, (badge[1] + badge[3]) / 2)
+    for at in range(0, int(lane.length), LANDING_STEP):
+        shore = lane.point(at)
+        if math.dist(shore, centre) > 400:
+            continue
+        end = leave(badge, shore)
+        covered, box = cover([arrow_footprint([shore, end]), arrow_footprint([end, shore], head=False)])
+        met = mask.crop(box).histogram(mask=covered)
+        if any(n and v not in allowed for v, n in enumerate(met)):
+            continue
+        overlap = ImageChops.multiply(covered, marks.crop(box)).histogram()[255]
+        length = math.dist(shore, end)
+        score = length + 4 * overlap + 3 * max(0.0, SHORT_APPROACH - length)
+        if best is None or score < best[0]:
+            best = (score, at)
+    if best is None:
+        raise SystemExit(f"no way from {what} to its water")
+    return best[1]
+
+
+def boats(m: WQMap, water: dict[str, list[Rect]], rows: list[bytes], locations: dict[str, dict],
+          obstacles: list[Rect]) -> dict[str, dict]:
+    """Each body of water's lane, with a landing for every location on its shore."""
+    mask = Image.frombytes("L", (WIDTH, HEIGHT), b"".join(rows))
+    marks = Image.new("L", mask.size)
+    pen = ImageDraw.Draw(marks)
+    kinds = ("label", "badge", "tokens", "tunnel")
+    boxes = [tuple(entry[kind].values()) for entry in locations.values() for kind in kinds if kind in entry]
+    for x0, y0, x1, y1 in [*obstacles, *boxes]:
+        pen.rectangle((x0, y0, x1 - 1, y1 - 1), fill=255)
+    values = {"sea": 0} | WQGeometry.WATER_VALUES
+    out = {}
+    for name, (points, closed) in lanes(water).items():
+        lane = BoatLane(points=points, closed=closed, landings={})
+        shore = [loc for loc in m.ids if name in m.waters_of[loc]]
+        lane.landings = {loc: landing(lane, tuple(locations[loc]["badge"].values()),  # type: ignore[arg-type]
+                                      {locations[loc]["index"], values[name]}, mask, marks, f"{loc} ({name})")
+                         for loc in shore}
+        out[name] = lane.model_dump()
+    return out
+
+
 def bridges(m: WQMap) -> list[dict]:
     cx0, cx1 = channel()
     out = []
@@ -284,11 +355,12 @@ def build() -> WQGeometry:
     for r in m.regions:
         first, last = cell(r.territories[0]), cell(r.territories[-1])
         regions[str(r.id)] = {"box": box_json((first[0], first[1], last[2], last[3])), "tab": box_json(tab[r.id])}
+    obstacles = [*tab.values(), *(tuple(b["box"].values()) for b in planks)]
+    locations = layout(m, rects, rows, obstacles)
     data = {
-        "map": m.name, "width": WIDTH, "height": HEIGHT, "label_size": LABEL_SIZE,
-        "locations": layout(m, rects, rows, [*tab.values(), *(tuple(b["box"].values()) for b in planks)]),
+        "map": m.name, "width": WIDTH, "height": HEIGHT, "label_size": LABEL_SIZE, "locations": locations,
         "water": {w: [box_json(b) for b in boxes] for w, boxes in water.items()},
-        "bridges": planks, "regions": regions,
+        "bridges": planks, "regions": regions, "boats": boats(m, water, rows, locations, obstacles),
     }
     geometry = WQGeometry.model_validate(data)
     if geometry.index_image().tobytes() != b"".join(rows):

@@ -1,8 +1,10 @@
-"""The one error type the rules raise."""
+"""The errors the engine raises: RuleError for an illegal action, FormatError for a malformed position or record."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from pydantic import ValidationError
 
 from engine.core.i18n import translate
 
@@ -21,6 +23,31 @@ class RuleError(Exception):
 
     def localized(self, locale: str) -> str:
         return translate(self.code, locale=locale, **self.params)
+
+
+class FormatError(ValueError):
+    """A position or record that breaks its documented format: `field` is the dotted path, as in the JSON."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        self.field = field
+        self.problem = problem
+        super().__init__(f"{field}: {problem}" if field else problem)
+
+    @classmethod
+    def of(cls, err: ValidationError) -> FormatError:
+        """The first problem pydantic found, as one line without pydantic's headers and URLs."""
+        return cls(*first_problem(err))
+
+
+def first_problem(err: ValidationError) -> tuple[str, str]:
+    """Where (a dotted field path, "" for the whole input) and what pydantic found wrong first."""
+    problem = err.errors(include_url=False)[0]
+    return ".".join(str(p) for p in problem["loc"]), problem["msg"]
+
+
+def player_count(low: int, high: int) -> str:
+    """A range of player counts as the messages write it: "3–6", or "2" when there is one."""
+    return str(low) if low == high else f"{low}–{high}"
 
 
 def player_count_error(mode: str, low: int, high: int, joined: int) -> RuleError:

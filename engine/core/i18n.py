@@ -225,6 +225,11 @@ def _number(n: Any) -> str:
     return f"{n:g}" if isinstance(n, float) else str(n)
 
 
+def mention(user_id: int) -> str:
+    """A member as chat shows them (their name, clickable); it pings only where the post allows it."""
+    return f"<@{user_id}>"
+
+
 # -- text a player typed
 
 _MARKUP = re.compile(r"([\\*_~|`\[<@])|^([#>-])")

@@ -38,6 +38,16 @@ class GameState(BaseModel):
         """How far the game has gone in its own unit (turns, rounds); 0 during setup."""
         return 0
 
+    @classmethod
+    def newest_schema(cls) -> int:
+        """The newest schema of this game's positions that this engine reads: the one it writes."""
+        return int(cls.model_fields["schema_version"].default)
+
+    @classmethod
+    def too_new(cls, version: object) -> bool:
+        """A position or record of this schema comes from a newer engine: it is refused, never guessed at."""
+        return isinstance(version, int) and version > cls.newest_schema()
+
     def digest(self) -> str:
         """A short stable fingerprint of the whole position."""
         return hashlib.sha256(canonical_json(self.model_dump(mode="json")).encode()).hexdigest()[:16]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
+from pydantic_core import PydanticCustomError
 
 from engine.core.construct import copy_model
 from engine.core.errors import RuleError
@@ -12,11 +14,14 @@ from engine.core.models import Event, GameState, Seat
 from engine.core.ruleset import Ruleset
 from engine.core.seats import RESEAT, reseat
 
+FORMAT = "gm-record/1"
+"""The one record format this engine reads and writes."""
+
 
 class GameRecord(BaseModel):
     """Everything needed to replay a game exactly: the dice follow from the seed."""
 
-    format: str = "gm-record/1"
+    format: str = FORMAT
     game: str
     seed: int
     options: dict[str, Any] = Field(default_factory=dict)
@@ -25,13 +30,21 @@ class GameRecord(BaseModel):
     schema_version: int = 1
     """The state schema the game began under, which fixes how its dice are drawn (records without it: 1)."""
 
+    @field_validator("format")
+    @classmethod
+    def _known_format(cls, value: str) -> str:
+        if value != FORMAT:
+            raise PydanticCustomError("record_format", "this engine reads {known} records, not {given}",
+                                      {"known": json.dumps(FORMAT), "given": json.dumps(value, ensure_ascii=False)})
+        return value
+
 
 def start(ruleset: Ruleset, record: GameRecord) -> tuple[GameState, list[Event]]:
     """The game's first position, under the schema the record was made with."""
     options = ruleset.options_model.model_validate(record.options)
     state, events = ruleset.new_game(record.seats, options, record.seed)
-    if record.schema_version > state.schema_version:
-        raise RuleError("E_RECORD_TOO_NEW", schema=record.schema_version, newest=state.schema_version)
+    if ruleset.state_model.too_new(record.schema_version):
+        raise RuleError("E_RECORD_TOO_NEW", schema=record.schema_version, newest=ruleset.state_model.newest_schema())
     if record.schema_version < state.schema_version:  # the setup is the same; later dice follow the old schema
         state = copy_model(state, schema_version=record.schema_version)
     return state, events

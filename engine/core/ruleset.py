@@ -29,6 +29,13 @@ class Ruleset(Protocol):
 
     def parse_action(self, data: dict[str, Any]) -> Action: ...
 
+    def check_position(self, state: GameState) -> None:
+        """Raise FormatError at the first field of a loaded position that its game's data or format rules out.
+
+        Positions the engine made itself never need it; `load_position` runs it on every position read.
+        """
+        ...
+
     def parse_event(self, data: dict[str, Any]) -> Event: ...
 
     def new_game(

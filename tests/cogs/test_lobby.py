@@ -129,3 +129,16 @@ async def test_a_name_is_shown_as_typed_never_read_as_a_message_or_markup(h: Dis
     assert "That was already done" not in posted
     assert "\\@already\\_done" in posted, "the name is escaped, so chat shows it as it was typed"
     assert "**Bold**" not in posted and "\\*\\*Bold\\*\\* \\<\\@1> \\@everyone" in posted
+
+
+async def test_a_command_delivered_five_times_is_applied_once(h: DispatchHarness) -> None:
+    """One /game add-ai re-delivered by the gateway five times adds one AI seat (item 6 of #13)."""
+    ada = h.add_member("Ada")
+    await h.slash("game", "new", options={"game": "risk"}, user=ada)
+    payload = h.world.slash("game", "add-ai", user=ada, guild_command=h._is_guild_command("game"))
+    first = await h.interact(payload)
+    assert "(AI) joins the game" in first.content
+    for _ in range(4):
+        await h.interact(payload, raise_errors=False)
+    game, _ = await h.bot.service.current(channel_id(h))  # type: ignore[attr-defined]
+    assert len(game.lobby["seats"]) == 2

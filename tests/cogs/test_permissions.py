@@ -464,7 +464,8 @@ async def test_permission_judge_goes_red_when_a_stranger_gets_through(h: Dispatc
     wrong = await judge(h, {("b", "game pause"): "yes", ("f", "game status"): "no", ("e", "risk help"): "other"},
                         seats.roles, ROLES, saved, run)
     assert wrong == [
-        f"{ROLES['b']} × game pause: should be allowed, was refused: ⚠️ Only the host (Hal) can do that.",
+        f"{ROLES['b']} × game pause: should be allowed, was refused: ⚠️ Only the host (<@{uid(seats.roles['f'])}>) "
+        "can do that.",
         f"{ROLES['f']} × game status: should be refused for permission, got: " + wrong[1].split(" got: ")[1],
         f"{ROLES['e']} × risk help: should be refused as the other game's, got: " + wrong[2].split(" got: ")[1],
     ]

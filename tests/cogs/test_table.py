@@ -35,7 +35,7 @@ def pending_member(members: list[dict], player: int) -> dict:
 async def test_the_turn_ping_carries_a_discord_timestamp_deadline(h: DispatchHarness) -> None:
     before = time.time()
     members = await start_game(h, "Ada", "Bo", "Cy")
-    posted = " ".join(m.content for m in h.messages(h.world.channel["id"]))
+    posted = " ".join(m.content for m in h.messages(h.world.channel["id"]) if "(deadline <t:" in m.content)
     stamp = TIMESTAMP.search(posted)
     assert stamp, posted
     assert before + 24 * 3600 - 5 <= int(stamp.group(1)) <= time.time() + 24 * 3600 + 5
@@ -90,6 +90,20 @@ async def test_kick_and_replace(h: DispatchHarness) -> None:
     assert state.player(uid(dee)) is not None and state.player(uid(bo)) is None
     refused(await h.slash("game", "replace", options={"old": bo, "new": h.add_member("Eve")}, user=ada),
             "is not an active player")
+
+
+async def test_a_resigning_host_hands_over_and_the_channel_is_told(h: DispatchHarness) -> None:
+    members = await start_game(h, "Ada", "Bo", "Cy")
+    ada = members[0]
+    ask = await h.slash("game", "resign", user=ada)
+    yes = next(c for c in ask.response.custom_ids() if c.endswith(":yes"))
+    resigned = await h.button(yes, user=ada, message=ask.response)
+    told = " ".join(m.content for m in resigned.channel_messages)
+    heir = (await lobby_of(h)).seats
+    game, _ = await h.bot.service.current(channel_id(h))  # type: ignore[attr-defined]
+    assert game.host_id != uid(ada) and game.host_id in {s.id for s in heir}
+    assert f"<@{game.host_id}> is the host now" in told
+    refused(await h.slash("game", "pause", user=ada), f"Only the host (<@{game.host_id}>)")
 
 
 async def test_resign_asks_first(h: DispatchHarness) -> None:
@@ -204,6 +218,17 @@ async def test_a_missed_deadline_is_announced_by_the_timers_cog(h: DispatchHarne
     [notice] = await posted(h, "ran out of time")
     assert f"<@{player}>" in notice and "completed in the least harmful way" in notice
     assert (await state_of(h)).seq > before  # the decision was played for them
+
+
+async def test_a_lobby_that_never_starts_closes_with_a_notice(h: DispatchHarness) -> None:
+    ada = h.add_member("Ada")
+    opened = await h.slash("game", "new", options={"game": "risk"}, user=ada)
+    assert "the lobby closes <t:" in opened.content
+    await due_now(h, "expiry")
+    [notice] = await posted(h, "never started")
+    assert "closed after 7 days" in notice and f"<@{uid(ada)}>" in notice
+    assert await h.bot.service.store.live_game(channel_id(h)) is None  # type: ignore[attr-defined]
+    assert not (await h.slash("game", "new", options={"game": "risk"}, user=ada)).ephemeral
 
 
 @pytest.mark.rule("RISK-OPT-8", "RISK-OPT-9", "RISK-OPT-10", "RISK-OPT-11")

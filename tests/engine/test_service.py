@@ -20,7 +20,7 @@ from engine.service import GameService
 from engine.store import Store
 
 ALICE, BOB, CAROL, DAVE = (111111111111111111 + i for i in range(4))
-CHANNEL, OTHER = 5000, 5001
+CHANNEL, OTHER, THIRD = 5000, 5001, 5002
 
 
 def seat(uid: int, name: str | None = None) -> Seat:
@@ -82,7 +82,7 @@ async def test_lobby_errors(service: GameService) -> None:
     assert info.value.message == "This game is full: two_player takes at most 2 players."
     with pytest.raises(RuleError) as info:
         await service.start(CHANNEL, BOB)
-    assert (info.value.code, info.value.message) == ("E_NOT_HOST", "Only the host (Alice) can do that.")
+    assert (info.value.code, info.value.message) == ("E_NOT_HOST", f"Only the host (<@{ALICE}>) can do that.")
     await service.start(CHANNEL, ALICE)
     assert await code_of(service.join(CHANNEL, seat(CAROL))) == "E_ALREADY_STARTED"
 
@@ -185,6 +185,24 @@ async def test_a_corrupt_game_affects_only_its_channel(service: GameService) -> 
     assert await code_of(service.act(CHANNEL, ALICE, {"type": "end_turn"})) == "E_GAME_CORRUPT"
     _, state = await service.current(OTHER)
     assert state is not None and state.seq == 0
+
+
+async def test_an_unreadable_lobby_row_stops_only_its_own_game(service: GameService) -> None:
+    """Invalid JSON in one game's lobby column: the bot still resumes, /stats still counts, that channel is told."""
+    await three_humans(service, CHANNEL)
+    await three_humans(service, OTHER)
+    for user in (BOB, CAROL):
+        await service.act(OTHER, user, {"type": "resign"})  # a finished game, for /stats
+    game = await service.store.live_game(CHANNEL)
+    async with service.store.transaction() as db:
+        await db.execute("UPDATE games SET lobby = '{not json', version = version + 1 WHERE id = ?", (game.id,))
+    service._cache.clear()
+    assert await service.resume_all() == []
+    stats = await service.stats(1)
+    assert [place for place, _ in stats["risk"][ALICE]] == [1]
+    assert await code_of(service.act(CHANNEL, ALICE, {"type": "end_turn"})) == "E_GAME_CORRUPT"
+    assert await code_of(service.vote(CHANNEL, ALICE, "draw")) == "E_GAME_CORRUPT"
+    await service.new_game(THIRD, 1, seat(DAVE), "risk", {})  # the rest of the server plays on
 
 
 async def test_a_finished_game_says_so(service: GameService) -> None:
@@ -300,3 +318,29 @@ async def test_a_game_keeps_the_dice_of_its_schema_and_its_record_replays(servic
     record = await service.record(CHANNEL)
     assert record.schema_version == schema
     assert replay(get("risk"), record)[0] == state
+
+
+async def test_every_table_command_is_applied_once_per_interaction(service: GameService) -> None:
+    """Each lobby and table command, delivered twice with one interaction id, changes the game once."""
+    calls = [
+        ("new", lambda i: service.new_game(CHANNEL, 1, seat(ALICE), "risk", {"setup": "random_deal",
+                                                                             "setup_placement": "bulk_sequential"},
+                                           interaction_id=i)),
+        ("join", lambda i: service.join(CHANNEL, seat(BOB), interaction_id=i)),
+        ("add-ai", lambda i: service.add_ai(CHANNEL, ALICE, interaction_id=i)),
+        ("start", lambda i: service.start(CHANNEL, ALICE, interaction_id=i)),
+        ("vacation", lambda i: service.vacation(CHANNEL, BOB, 2, interaction_id=i)),
+        ("back", lambda i: service.back(CHANNEL, BOB, interaction_id=i)),
+        ("pause", lambda i: service.pause(CHANNEL, ALICE, False, interaction_id=i)),
+        ("resume", lambda i: service.resume(CHANNEL, ALICE, False, interaction_id=i)),
+        ("deadline", lambda i: service.set_deadline(CHANNEL, ALICE, False, 5.0, interaction_id=i)),
+        ("vote", lambda i: service.vote(CHANNEL, BOB, "draw", interaction_id=i)),
+        ("replace", lambda i: service.replace(CHANNEL, ALICE, False, BOB, seat(CAROL), interaction_id=i)),
+        ("kick", lambda i: service.kick(CHANNEL, ALICE, False, CAROL, interaction_id=i)),
+        ("abandon", lambda i: service.abandon(CHANNEL, ALICE, False, interaction_id=i)),
+    ]
+    for name, call in calls:
+        await call(f"interaction-{name}")
+        game = await service.store.latest_game(CHANNEL)
+        assert await code_of(call(f"interaction-{name}")) == "E_DUPLICATE", name
+        assert await service.store.latest_game(CHANNEL) == game, f"{name} changed the game twice"

@@ -59,7 +59,7 @@ async def test_record_action_checks_the_version_and_writes_nothing_on_conflict(t
         await store.record_action(game, 2, 100, {"type": "y"}, [], '{"s": 2}', "i-2")
     assert await store.count_actions(game.id) == 1
     assert (await store.game(game.id)).state == '{"s": 1}'
-    assert await store.action_by_interaction("i-2") is None
+    assert not await store.seen("i-2")
     await store.close()
 
 
@@ -69,9 +69,23 @@ async def test_a_retried_interaction_is_recognised(tmp_path: Path) -> None:
     fresh = await store.record_action(game, 1, 100, {"type": "x"}, [{"type": "e"}], "{}", "i-1")
     with pytest.raises(DuplicateInteraction):
         await store.record_action(fresh, 2, 100, {"type": "x"}, [], "{}", "i-1")
-    row = await store.action_by_interaction("i-1")
-    assert row is not None and row.seq == 1 and row.events == [{"type": "e"}]
-    assert await store.count_actions(game.id) == 1
+    assert await store.seen("i-1")
+    [row] = await store.actions(game.id)
+    assert row.seq == 1 and row.events == [{"type": "e"}] and row.interaction_id == "i-1"
+    await store.close()
+
+
+async def test_a_command_records_its_interaction_with_its_first_write(tmp_path: Path) -> None:
+    """Each command is applied once per interaction: its id is written in the same transaction as its change."""
+    store = await Store.open(tmp_path / "bot.sqlite3")
+    game = await store.create_game(1, None, "risk", 100, 7, {})
+    with store.command("i-9"):
+        game = await store.update_game(game, lobby={"n": 1})
+        game = await store.update_game(game, lobby={"n": 2})  # the same command's later writes: recorded once
+    assert await store.seen("i-9")
+    with pytest.raises(DuplicateInteraction), store.command("i-9"):
+        await store.update_game(game, lobby={"n": 3})
+    assert (await store.game(game.id)).lobby == {"n": 2}, "the duplicate's change was rolled back"
     await store.close()
 
 

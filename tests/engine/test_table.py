@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -20,96 +18,11 @@ from engine.core.record import replay
 from engine.core.seats import reseat
 from engine.games import get
 from engine.games.risk import RiskState
-from engine.service import Alarm, GameService
+from engine.service import GameService, lobby_of
 from engine.store import Store
 from engine.table import Lobby
-from engine.timekeeper import Timekeeper
-from renderer.animate import replay_gif
+from tests.engine.conftest import DAY, GUILD, HOUR, FakeClock, Table, open_table, pending_player
 from tests.engine.test_service import ALICE, BOB, CAROL, CHANNEL, DAVE, code_of, seat, three_humans
-
-HOUR = 3600.0
-DAY = 24 * HOUR
-GUILD = 1
-LIMIT = 10 * 1024 * 1024
-"""Discord's upload limit for a server without boosts."""
-
-
-class FakeClock:
-    """Epoch seconds that move only when a test says so; `sleep` waits on this clock, not the real one."""
-
-    def __init__(self, now: float = 1_800_000_000.0) -> None:
-        self.now = now
-        self._sleepers: list[tuple[float, asyncio.Future[None]]] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._sleepers.append((self.now + seconds, future))
-        await future
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-        for due, future in list(self._sleepers):
-            if due <= self.now and not future.done():
-                future.set_result(None)
-        self._sleepers = [(d, f) for d, f in self._sleepers if not f.done()]
-
-
-@dataclass
-class Table:
-    service: GameService
-    clock: FakeClock
-    keeper: Timekeeper
-    alarms: list[Alarm] = field(default_factory=list)
-
-    async def tick(self, seconds: float) -> list[Alarm]:
-        """Move time on and return the alarms that went off meanwhile."""
-        seen = len(self.alarms)
-        self.keeper.idle.clear()
-        self.clock.advance(seconds)
-        self.keeper.poke()
-        await asyncio.wait_for(self.keeper.idle.wait(), 10)
-        return self.alarms[seen:]
-
-    async def state(self) -> RiskState:
-        _, state = await self.service.current(CHANNEL)
-        assert isinstance(state, RiskState)
-        return state
-
-    async def lobby(self) -> Lobby:
-        game, _ = await self.service.current(CHANNEL)
-        return Lobby.model_validate(game.lobby)
-
-    async def deadlines(self) -> dict[int, float]:
-        game, _ = await self.service.current(CHANNEL)
-        return await self.service.deadlines(game)
-
-
-async def open_table(path: Path, clock: FakeClock) -> tuple[Table, Store, asyncio.Task[None]]:
-    store = await Store.open(path)
-    service = GameService(store, clock=clock, seed_source=lambda: 42, animator=replay_gif)
-    table = Table(service, clock, None)  # type: ignore[arg-type]
-
-    async def on_alarm(alarm: Alarm) -> None:
-        table.alarms.append(alarm)
-
-    table.keeper = Timekeeper(service, on_alarm, clock=clock, sleep=clock.sleep)
-    return table, store, asyncio.create_task(table.keeper.run())
-
-
-@pytest.fixture
-async def table(tmp_path: Path) -> AsyncIterator[Table]:
-    t, store, task = await open_table(tmp_path / "bot.sqlite3", FakeClock())
-    await asyncio.wait_for(t.keeper.idle.wait(), 10)
-    yield t
-    task.cancel()
-    await store.close()
-
-
-def pending_player(state: RiskState) -> int:
-    return get("risk").pending(state)[0].player
 
 
 async def deploy(t: Table) -> RiskState:
@@ -234,6 +147,47 @@ async def test_deadline_off_arms_nothing(table: Table) -> None:
     assert await table.deadlines() == {pid: table.clock.now + 2 * HOUR}
 
 
+async def test_a_lobby_that_never_starts_expires_after_seven_days(table: Table) -> None:
+    await table.service.new_game(CHANNEL, GUILD, seat(ALICE), "risk", {})
+    assert await table.tick(7 * DAY - HOUR) == []
+    [expired] = await table.tick(HOUR)
+    assert (expired.kind, expired.player, expired.outcome.game.status) == ("expired", ALICE, "abandoned")
+    assert await table.service.store.live_game(CHANNEL) is None
+
+
+async def test_a_started_game_does_not_expire(table: Table) -> None:
+    await three_humans(table.service)
+    assert [t.kind for t in await table.service.store.timers((await table.service.live(CHANNEL)).id)
+            if t.kind == "expiry"] == []
+    await table.service.act(CHANNEL, pending_player(await table.state()), {"type": "resign"})
+    assert "expired" not in [a.kind for a in await table.tick(8 * DAY)]
+
+
+async def test_a_lobby_opened_before_expiry_existed_gets_its_timer_at_start_up(table: Table) -> None:
+    game = await table.service.new_game(CHANNEL, GUILD, seat(ALICE), "risk", {})
+    await table.service.store.delete_timers(game.id)
+    await table.service.resume_all()
+    [timer] = await table.service.store.timers(game.id)
+    assert (timer.kind, timer.due_at) == ("expiry", game.created_at + 7 * DAY)
+
+
+async def test_one_member_may_host_only_a_few_open_lobbies(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "bot.sqlite3")
+    service = GameService(store, seed_source=lambda: 42, max_games_per_guild=25, max_lobbies_per_member=3)
+    try:
+        for channel in range(3):
+            await service.new_game(channel, GUILD, seat(ALICE), "risk", {})
+        assert await code_of(service.new_game(3, GUILD, seat(ALICE), "risk", {})) == "E_TOO_MANY_LOBBIES"
+        await service.new_game(3, GUILD + 1, seat(ALICE), "risk", {})  # another server counts on its own
+        await service.new_game(4, GUILD, seat(BOB), "risk", {})  # and so does another member
+        await service.join(0, seat(BOB))
+        await service.join(0, seat(CAROL))
+        await service.start(0, ALICE)  # a started game is no longer an open lobby
+        await service.new_game(5, GUILD, seat(ALICE), "risk", {})
+    finally:
+        await store.close()
+
+
 # ---------------------------------------------------------------- vacation and pause
 
 
@@ -244,9 +198,42 @@ async def test_vacation_extends_the_deadline(table: Table) -> None:
     assert until == table.clock.now + 3 * DAY
     assert await table.deadlines() == {first: until + DAY}
     assert [a.kind for a in await table.tick(3 * DAY)] == []  # the reminders moved too
-    assert [a.kind for a in await table.tick(DAY)] == ["reminder", "reminder", "timeout"]
+    assert [a.kind for a in await table.tick(0.5 * DAY)] == ["reminder"]
+    assert [a.kind for a in await table.tick(0.4 * DAY)] == ["reminder"]
+    assert [a.kind for a in await table.tick(0.1 * DAY)] == ["timeout"]
     assert await code_of(table.service.vacation(CHANNEL, first, 15)) == "E_VACATION_DAYS"
     assert await code_of(table.service.vacation(CHANNEL, DAVE, 2)) == "E_NOT_PLAYER"
+
+
+async def test_back_from_a_vacation_gives_back_what_was_left_of_the_clock(table: Table) -> None:
+    """`/game vacation 1` then `/game back` must not dodge a deadline with a fresh, full clock."""
+    state = await three_humans(table.service)
+    first = pending_player(state)
+    start = table.clock.now
+    await table.tick(20 * HOUR)
+    await table.service.vacation(CHANNEL, first, 1)
+    assert await table.deadlines() == {first: table.clock.now + DAY + 4 * HOUR}, "the clock is held, not reset"
+    await table.tick(HOUR)
+    await table.service.back(CHANNEL, first)
+    assert await table.deadlines() == {first: table.clock.now + 4 * HOUR}
+    await table.service.vacation(CHANNEL, first, 2)
+    await table.service.vacation(CHANNEL, first, 3)  # a longer vacation holds the same 4 hours
+    await table.service.back(CHANNEL, first)
+    assert await table.deadlines() == {first: table.clock.now + 4 * HOUR}
+    [*_, timeout] = await table.tick(4 * HOUR)
+    assert (timeout.kind, timeout.player) == ("timeout", first) and table.clock.now == start + 25 * HOUR
+
+
+async def test_a_decision_after_the_vacation_gets_a_whole_clock(table: Table) -> None:
+    state = await three_humans(table.service)
+    first = pending_player(state)
+    await table.tick(20 * HOUR)
+    await table.service.vacation(CHANNEL, first, 1)
+    await table.service.back(CHANNEL, first)
+    after = await deploy(table)  # the held decision is answered: the next one of theirs gets a full clock
+    assert first not in await table.deadlines()
+    game, _ = await table.service.current(CHANNEL)
+    assert lobby_of(game).status_of(first).clock_left is None and pending_player(after) != first
 
 
 async def test_pause_stops_the_clocks_and_resume_restarts_them(table: Table) -> None:
@@ -262,7 +249,8 @@ async def test_pause_stops_the_clocks_and_resume_restarts_them(table: Table) -> 
     assert await table.deadlines() == {first: table.clock.now + 14 * HOUR}  # 14 of 24 hours were left
     # The reminders keep their place on the clock: 2 h and 11.6 h after resuming.
     assert [a.kind for a in await table.tick(2 * HOUR)] == ["reminder"]
-    assert [a.kind for a in await table.tick(12 * HOUR)] == ["reminder", "timeout"]
+    assert [a.kind for a in await table.tick(10 * HOUR)] == ["reminder"]
+    assert [a.kind for a in await table.tick(2 * HOUR)] == ["timeout"]
 
 
 async def test_players_may_play_on_during_a_pause_without_deadlines(table: Table) -> None:
@@ -288,8 +276,7 @@ async def test_timers_are_rearmed_after_a_restart(tmp_path: Path) -> None:
     t2, store2, task2 = await open_table(path, clock)
     try:
         await asyncio.wait_for(t2.keeper.idle.wait(), 10)
-        assert [(a.kind, a.player) for a in t2.alarms] == [("reminder", first), ("reminder", first),
-                                                            ("timeout", first)]
+        assert [(a.kind, a.player) for a in t2.alarms] == [("timeout", first)], "no reminder of a passed deadline"
     finally:
         task2.cancel()
         await store2.close()
@@ -318,6 +305,30 @@ async def test_kick_by_the_host_only(table: Table) -> None:
     assert sum(outcome.state.armies.values()) == sum(state.armies.values())  # the armies stay, as Neutral
     assert await code_of(table.service.kick(CHANNEL, ALICE, False, CAROL)) == "E_NOT_PLAYER_TARGET"
     assert CAROL not in await table.deadlines()
+
+
+@pytest.mark.parametrize("leaves", ["resign", "kick"])
+async def test_a_host_who_leaves_the_game_hands_the_host_role_to_the_next_human(table: Table, leaves: str) -> None:
+    """A kicked or resigned host keeps none of pause, resume, deadline, kick and abandon."""
+    state = await three_humans(table.service)
+    if leaves == "resign":
+        outcome = await table.service.act(CHANNEL, ALICE, {"type": "resign"})
+    else:
+        outcome = await table.service.kick(CHANNEL, BOB, True, ALICE)  # a moderator removes the host
+    heir = next(p.id for p in state.players if p.id != ALICE)
+    assert outcome.new_host == heir and outcome.game.host_id == heir
+    for refused in (table.service.pause(CHANNEL, ALICE, False), table.service.resume(CHANNEL, ALICE, False),
+                    table.service.set_deadline(CHANNEL, ALICE, False, 2.0),
+                    table.service.kick(CHANNEL, ALICE, False, heir), table.service.abandon(CHANNEL, ALICE, False)):
+        assert await code_of(refused) == "E_NOT_HOST"
+    await table.service.pause(CHANNEL, heir, False)
+    await table.service.resume(CHANNEL, heir, False)
+
+
+async def test_a_host_who_plays_on_stays_host(table: Table) -> None:
+    await three_humans(table.service)
+    outcome = await table.service.act(CHANNEL, BOB, {"type": "resign"})
+    assert outcome.new_host is None and outcome.game.host_id == ALICE
 
 
 async def test_replace_hands_the_seat_to_a_substitute(table: Table) -> None:
@@ -366,6 +377,15 @@ async def test_a_draw_needs_every_remaining_human(table: Table) -> None:
     assert await code_of(table.service.act(CHANNEL, ALICE, {"type": "end_turn"})) == "E_GAME_OVER"
 
 
+async def test_a_substitute_does_not_inherit_the_vote_of_the_player_replaced(table: Table) -> None:
+    await three_humans(table.service)
+    await table.service.vote(CHANNEL, ALICE, "draw")
+    await table.service.vote(CHANNEL, BOB, "draw")
+    await table.service.replace(CHANNEL, ALICE, False, BOB, seat(DAVE, "Dave"))
+    tally = await table.service.vote(CHANNEL, CAROL, "draw")
+    assert tally.outcome is None and sorted(tally.voters) == sorted([ALICE, CAROL]) and DAVE in tally.needed
+
+
 async def test_surrender_ends_with_the_leader_winning_and_counts_in_stats(table: Table) -> None:
     state = await three_humans(table.service)
     for pid in (ALICE, BOB):
@@ -405,6 +425,9 @@ async def test_the_service_keeps_a_bounded_number_of_states_in_memory(tmp_path: 
 
 
 # ---------------------------------------------------------------- replay GIF
+
+LIMIT = 10 * 1024 * 1024
+"""Discord's upload limit for a server without boosts."""
 
 
 async def test_the_replay_gif_holds_one_frame_per_turn(table: Table) -> None:

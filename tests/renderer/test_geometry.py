@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from itertools import combinations, pairwise
 
 import pytest
@@ -105,3 +106,19 @@ def test_every_sea_link_is_a_dashed_lane_and_alaska_kamchatka_wraps(geometry: Ge
     assert [{lane.a, lane.b} for lane in wrapping] == [{"alaska", "kamchatka"}]
     ends = sorted(x1 for _, _, x1, _ in wrapping[0].segments)
     assert ends == [0, geometry.width - 1], "the Alaska–Kamchatka lane must run off both edges"
+
+
+@pytest.mark.rule("RISK-DIG-36")
+def test_every_link_has_an_arrow_from_one_territory_into_the_other(geometry: Geometry, mask: Image.Image) -> None:
+    """Across the shared border for neighbours; along the lane (from the coast or a little inland) for a sea link."""
+    index = {tid: k for k, tid in enumerate(BOARD.ids, start=1)}
+    assert sorted((a.a, a.b) for a in geometry.arrows) == sorted((e.a, e.b) for e in BOARD.edges)
+    for e in BOARD.edges:
+        pieces = geometry.arrow(e.a, e.b)
+        assert geometry.arrow(e.b, e.a) == [(q, p) for p, q in reversed(pieces)]
+        start, end = pieces[0][0], pieces[-1][1]
+        if e.sea:
+            assert mask.getpixel(start) in (index[e.a], 0) and mask.getpixel(end) in (index[e.b], 0), (e.a, e.b)
+        else:
+            assert mask.getpixel(start) == index[e.a] and mask.getpixel(end) == index[e.b], (e.a, e.b)
+            assert math.dist(start, end) >= 28, f"the arrow {e.a} → {e.b} is too short to read"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from itertools import combinations
+from itertools import combinations, pairwise
 
 import pytest
 from PIL import Image
@@ -14,7 +14,9 @@ from engine.games.risk.state import NEUTRAL, RiskState
 from renderer import draw, render_board, risk
 from renderer.draw import contrast, ink_for
 from renderer.geometry import Box, load
-from tests.engine.risk.helpers import IDS, P1, P2, P3, P4, P5, P6, Phase, position
+from tests.engine.risk.helpers import IDS, P1, P2, P3, P4, P5, P6, Phase, play, position
+from tests.renderer.colours import problems
+from tests.renderer.test_texts import drawn
 
 GEOMETRY = load("risk")
 UNCLAIMED = ("japan", "peru", "iceland")
@@ -172,14 +174,35 @@ def test_last_turn_attacks_are_arrows_and_conquests_are_outlined(board_state: Ri
                       defence_dice=[5, 4], attacker_losses=1, defender_losses=1)
     won = E.Conquered(player=P1, source="alaska", target="kamchatka", previous_owner=P2)
     after = decode(risk.render(board_state, [battle, won]))
-    assert pixels_of(picture, risk.ATTACK_ARROW) == 0
     top, bottom = risk.MAP_Y, risk.MAP_Y + GEOMETRY.height
+    assert pixels_of(picture, risk.ATTACK_ARROW, (0, top, 1600, bottom)) == 0
+    assert pixels_of(picture, risk.ATTACK_ARROW, (0, bottom, 1600, picture.height)) > 100, "the key shows the arrow"
     assert pixels_of(after, risk.ATTACK_ARROW, (0, top, 12, bottom)) > 10, "no arrow at the left edge"
     assert pixels_of(after, risk.ATTACK_ARROW, (1588, top, 1600, bottom)) > 10, "no arrow at the right edge"
     kamchatka = GEOMETRY.territories["kamchatka"].bbox
     region = (kamchatka.x0, kamchatka.y0 + top, kamchatka.x1, kamchatka.y1 + top)
     assert pixels_of(picture, risk.CONQUERED, region) == 0
     assert pixels_of(after, risk.CONQUERED, region) > 300, "the conquered territory is not outlined"
+
+
+@pytest.mark.rule("RISK-DIG-36")
+@pytest.mark.parametrize("backwards", [False, True])
+def test_arrows_never_cover_a_name_or_an_army_count(board_state: RiskState, picture: Image.Image,
+                                                    backwards: bool) -> None:
+    """The last turn's arrows for every linked pair at once, either way round: each label and badge (2 px around
+    them, and the badge's ring, included) is drawn exactly as without them, and every arrow shows."""
+    pairs = [(e.b, e.a) if backwards else (e.a, e.b) for e in risk.board().map.edges]
+    battles = [E.Battle(player=P1, source=a, target=b, defender=P2, attack_dice=[6], defence_dice=[1],
+                        attacker_losses=0, defender_losses=1) for a, b in pairs]
+    after = decode(risk.render(board_state, battles))
+    for tid, shape in GEOMETRY.territories.items():
+        for what, box, grow in (("name", shape.label.box, 2), ("army count", shape.badge, risk.BADGE_RING + 2)):
+            region = (box.x0 - grow, box.y0 - grow + risk.MAP_Y, box.x1 + grow, box.y1 + grow + risk.MAP_Y)
+            assert after.crop(region).tobytes() == picture.crop(region).tobytes(), f"an arrow covers {tid}'s {what}"
+    for a, b in pairs:
+        tip = GEOMETRY.arrow(a, b)[-1][1]
+        near = (tip[0] - 12, tip[1] - 12 + risk.MAP_Y, tip[0] + 12, tip[1] + 12 + risk.MAP_Y)
+        assert pixels_of(after, risk.ATTACK_ARROW, near) > 20, f"no arrowhead for {a} → {b}"
 
 
 @pytest.mark.rule("RISK-DIG-36")
@@ -191,6 +214,52 @@ def test_fortify_moves_are_arrows_too(board_state: RiskState, picture: Image.Ima
     quebec = GEOMETRY.territories["quebec"].bbox
     region = (quebec.x0, quebec.y0 + risk.MAP_Y, quebec.x1, quebec.y1 + risk.MAP_Y)
     assert pixels_of(after, risk.FORTIFIED, region) > pixels_of(picture, risk.FORTIFIED, region) + 300
+
+
+@pytest.mark.rule("RISK-CONQ-2")
+def test_a_conquest_awaiting_its_move_in_shows_the_armies_that_must_move_in() -> None:
+    """RISK-CONQ-5 says a territory is never empty, but the state holds 0 armies there until the move-in: the
+    board shows the conqueror's minimum as "3+" on a hollow badge of their colour, never a 0."""
+    before = position(6, phase=Phase.ATTACK, owner={"ontario": P1, "quebec": P2}, armies={"ontario": 10, "quebec": 2})
+    attack = ("attack", P1, {"source": "ontario", "target": "quebec", "dice": 3, "until": "conquer"})
+    pending, events = play(before, attack, dice=[6, 6, 6, 1, 1])
+    assert pending.interrupt is not None and pending.interrupt.kind == "occupy" and pending.armies["quebec"] == 0
+    red = risk.LOOKS["red"]
+    risk._badge.cache_clear()
+    with drawn() as texts:
+        img = decode(risk.render(pending, events))
+    assert "3+" in texts and "0" not in texts
+    badge = GEOMETRY.territories["quebec"].badge
+    assert close(at(img, *fill_anchor("quebec")), red.fill), "the conqueror's fill"
+    assert at(img, *badge_anchor("quebec")) == draw.LIGHT_INK, "a hollow badge"
+    assert at(img, badge.x0 + 1, badge.centre[1]) == red.badge, "ringed in the conqueror's colour"
+    digits = img.crop((badge.x0 + 22, badge.y0 + 4 + risk.MAP_Y, badge.x1 - 4, badge.y1 - 4 + risk.MAP_Y))
+    assert pixels_of(digits, draw.DARK_INK) >= 30, "the count, in dark ink on white"
+    moved, _ = play(pending, ("move", P1, {"count": 5}))
+    assert at(decode(risk.render(moved)), *badge_anchor("quebec")) == red.badge, "once moved in, a plain badge"
+
+
+@pytest.mark.rule("RISK-DIG-36", "RISK-FORT-3")
+def test_a_connected_fortify_is_drawn_link_by_link_through_the_movers_territories() -> None:
+    """Eastern United States to Alaska is no link: the arrows follow P1's chain through Ontario and the
+    Northwest Territory (not through P2's Alberta), each across its border, clear of the names."""
+    chain = ("eastern_united_states", "ontario", "northwest_territory", "alaska")
+    state = position(3, owner=dict.fromkeys(chain, P1) | {"alberta": P2}, fortify_mode="connected")
+    move = E.Moved(player=P1, source=chain[0], target=chain[-1], count=2, kind="fortify")
+    img = decode(risk.render(state, [move]))
+    for a, c in pairwise(chain):
+        (x0, y0), (x1, y1) = GEOMETRY.arrow(a, c)[0]
+        middle = ((x0 + x1) / 2, (y0 + y1) / 2)
+        assert at(img, *middle) == risk.FORTIFY_ARROW, f"no fortify arrow from {a} to {c}"
+    for a, c in (("western_united_states", "alberta"), ("alberta", "alaska")):
+        (x0, y0), (x1, y1) = GEOMETRY.arrow(a, c)[0]
+        assert at(img, (x0 + x1) / 2, (y0 + y1) / 2) != risk.FORTIFY_ARROW, f"{a} → {c} is not on P1's chain"
+    back = E.Battle(player=P1, source="northwest_territory", target="ontario", defender=P2, attack_dice=[6],
+                    defence_dice=[1], attacker_losses=0, defender_losses=1)
+    (x0, y0), (x1, y1) = GEOMETRY.arrow("ontario", "northwest_territory")[0]
+    link = (min(x0, x1) - 16, min(y0, y1) - 16 + risk.MAP_Y, max(x0, x1) + 16, max(y0, y1) + 16 + risk.MAP_Y)
+    outlined = [pixels_of(decode(risk.render(state, events)), draw.DARK_INK, link) for events in ([back], [back, move])]
+    assert outlined[0] == outlined[1], "where an attack took the link the other way, only the attack's arrow shows"
 
 
 def test_banner_marks_armies_to_place_only_when_there_are_some() -> None:
@@ -234,6 +303,18 @@ def test_every_colour_pair_at_an_edge_has_in_between_shades() -> None:
     for look in looks:
         assert len(set(palette.levels(look.fill, ink_for(look.fill)))) == draw.STEPS + 2
         assert len(set(palette.levels(look.badge, ink_for(look.badge)))) == draw.STEPS + 2
+
+
+@pytest.mark.rule("RISK-DIG-31")
+def test_the_six_player_colours_read_as_six_players_and_none_as_neutral_ground() -> None:
+    """Fills and badges differ from one another, from Neutral and from unclaimed ground, and none is a grey
+    (a dark grey "black" looked like neutral or disabled ground); Neutral itself stays grey."""
+    assert risk.LOOKS.keys() == set(risk.board().map.colours)
+    fills = {c: look.fill for c, look in risk.LOOKS.items()}
+    assert problems(fills, {"neutral": risk.NEUTRAL_LOOK.fill, "unclaimed": risk.UNCLAIMED}) == []
+    badges = {c: look.badge for c, look in risk.LOOKS.items()}
+    assert problems(badges, {"neutral": risk.NEUTRAL_LOOK.badge}) == []
+    assert problems({"neutral": risk.NEUTRAL_LOOK.badge}, {}) != [], "Neutral is grey (RISK-DIG-31)"
 
 
 def test_an_absent_seat_is_marked_in_the_legend() -> None:

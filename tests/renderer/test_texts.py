@@ -63,3 +63,12 @@ def test_the_legend_shows_each_player_their_counts_continents_outlook_and_who_is
     assert "Next turn +5" in texts, "Player1: 4 territories → 3, plus Australia's 2"
     assert "AU" in texts, "continents held are shown"
     assert "Eliminated" in texts
+
+
+@pytest.mark.rule("RISK-DIG-36")
+def test_a_key_under_the_legend_explains_the_arrows_the_outlines_and_the_moving_in_badge() -> None:
+    with drawn() as texts:
+        risk.render(game())
+    for text in ("Last turn:", "attack", "fortify move", "conquered", "fortified",
+                 "armies about to move in after a conquest: at least 3, the attacker picks how many"):
+        assert text in texts

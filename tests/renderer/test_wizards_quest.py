@@ -15,10 +15,11 @@ from engine.games.wizards_quest import events as E
 from engine.games.wizards_quest.state import WQState
 from renderer import BOARDS, draw, has_board, render_board
 from renderer import wizards_quest as wq
-from renderer.draw import PLAYER_LOOKS, Canvas
+from renderer.draw import PLAYER_LOOKS, Canvas, arrow_footprint, cover
 from renderer.fonts import font
-from renderer.geometry import Box, load_wizards_quest
-from tests.engine.wizards_quest.helpers import MAP, P1, P2, P3, P4, P5, P6, Phase, Treasure, Turn, position
+from renderer.geometry import Box, WQGeometry, load_wizards_quest
+from tests.engine.wizards_quest.helpers import MAP, P1, P2, P3, P4, P5, P6, Phase, Treasure, Turn, play, position
+from tests.renderer.colours import problems
 
 GEOMETRY = load_wizards_quest()
 PLAYERS = (P1, P2, P3, P4, P5, P6)
@@ -80,7 +81,7 @@ def picture(state: WQState) -> Image.Image:
 @contextmanager
 def drawn() -> Iterator[list[str]]:
     """Record every string the renderer draws (its cached badges and tokens are drawn afresh)."""
-    for cached in (wq._badge, wq._orc_badge, wq._token):
+    for cached in (wq._badge, wq._orc_badge, wq._token, wq._leader_alone):
         cached.cache_clear()
     texts: list[str] = []
     original = Canvas.text
@@ -110,6 +111,16 @@ def test_each_location_shows_its_holders_colour_the_orcs_or_its_regions_tint(sta
 
 
 @pytest.mark.rule("WQ-DIG-4")
+def test_the_player_colours_read_as_distinct_players_and_not_as_orcs_or_empty_ground() -> None:
+    """Nor as the golden outline of the protected region, which runs round their locations."""
+    colours = wq.board().data.params.colours
+    grounds = {"orcs": wq.ORC_FILL, "protected": wq.PROTECTED}
+    grounds |= {f"region {r}": tint for r, (tint, _) in wq.REGION_LOOKS.items()}
+    assert problems({c: PLAYER_LOOKS[c].fill for c in colours}, grounds) == []
+    assert problems({c: PLAYER_LOOKS[c].badge for c in colours}, {"orcs": wq.ORC, "protected": wq.PROTECTED}) == []
+
+
+@pytest.mark.rule("WQ-DIG-4")
 def test_badges_show_the_holders_colour_and_letter_or_the_orcs(state: WQState, picture: Image.Image) -> None:
     """The holder's colour on each badge, and every holder's letter too, for colour-blind players."""
     letters = [look.letter for look in PLAYER_LOOKS.values()]
@@ -134,7 +145,8 @@ def test_badges_show_the_holders_colour_and_letter_or_the_orcs(state: WQState, p
 def test_leaders_beasts_frenzy_ready_orcs_and_treasures_are_marked(state: WQState, picture: Image.Image) -> None:
     with drawn() as texts:
         wq.render(state)
-    assert texts.count("H") == 2 + 1 and texts.count("S") == 2 + 1, "one disc per leader on the board, plus the key"
+    assert texts.count("H") == 2 + 2 and texts.count("S") == 2 + 1, \
+        "one disc per leader on the board, plus the key's (and its leader with no men)"
     assert texts.count("D") == 1 + 1 and texts.count("★") == 1 + 1, "the Dragon and the Mage, plus the key"
     for loc, n in ORC_HELD.items():
         ring = count(picture.crop(on_map(GEOMETRY.locations[loc].badge)), wq.FRENZY)
@@ -154,6 +166,96 @@ def test_the_protected_region_has_a_golden_outline_and_tab(state: WQState, pictu
     x0, y0, _, y1 = on_map(GEOMETRY.regions["4"].box)
     assert count(picture, wq.PROTECTED, (x0 - 4, y0 + 40, x0 + 4, y1 - 40)) > 0.9 * 8 * (y1 - y0 - 80)
     assert count(decode(wq.render(busy(mage=None))), wq.PROTECTED) == 0
+
+
+@pytest.mark.rule("WQ-DIG-4", "WQ-DEF-2")
+def test_a_location_held_by_a_leader_alone_shows_the_leader_and_no_count(state: WQState) -> None:
+    """A leader with no men showed as "B 0" and a disc: now the owner's letter and the disc inside the badge."""
+    hero_at = state.hero[P1]
+    alone = state.model_copy(update={"men": state.men | {hero_at: 0}})
+    with drawn() as texts:
+        img = decode(wq.render(alone))
+    assert "0" not in texts and texts.count("H") == 2 + 2
+    look = PLAYER_LOOKS[alone.player(P1).colour]  # type: ignore[union-attr]
+    x0, y0, x1, y1 = on_map(GEOMETRY.locations[hero_at].badge)
+    pill = (round((x0 + x1 - 120) / 2), y0, round((x0 + x1 + 120) / 2), y1)
+    assert count(img.crop(pill), look.badge) > 1000, "the owner's badge"
+    beside = (pill[2] + 2, y0, x1, y1)
+    assert count(img.crop(beside), draw.DARK_INK) == 0, "no disc beside it: the leader is in the badge"
+    assert count(img.crop(pill), draw.LIGHT_INK) > count(decode(wq.render(state)).crop(pill), draw.LIGHT_INK)
+
+
+@pytest.mark.rule("WQ-CAP-1")
+def test_a_location_being_captured_shows_the_attacker_moving_in() -> None:
+    """Once a battle empties the target, the capture decision is pending and the target holds nothing: it shows
+    the attacker's fill and a hollow "1+" badge of their colour, not an empty location."""
+    s = position(2, owner={"1.1": P1, "1.2": P2}, men={"1.1": 4, "1.2": 1})
+    s, _ = play(s, ("attack", P1, {"source": "1.1", "target": "1.2"}))
+    s, _ = play(s, ("roll", P1), dice=[5])
+    assert s.todo[0].kind == "capture" and "1.2" not in s.owner
+    with drawn() as texts:
+        img = decode(wq.render(s))
+    assert "1+" in texts
+    look = PLAYER_LOOKS[s.player(P1).colour]  # type: ignore[union-attr]
+    place = GEOMETRY.locations["1.2"]
+    assert at(img, *place.fill_at) == look.fill
+    x0, y0, x1, y1 = on_map(place.badge)
+    assert img.getpixel(((x0 + x1) // 2 - 20, (y0 + y1) // 2)) == draw.LIGHT_INK, "a hollow badge"
+    assert count(img.crop((x0, y0, x1, y1)), look.badge) > 200, "ringed in the attacker's colour"
+    captured, _ = play(s, ("capture", P1, {"count": 2}))
+    assert at(decode(wq.render(captured)), *place.fill_at) == look.fill
+
+
+@pytest.mark.rule("WQ-DIG-4")
+def test_the_key_explains_the_tunnel_a_lone_leader_the_arrows_and_a_capture_in_progress(state: WQState) -> None:
+    with drawn() as texts:
+        wq.render(state)
+    for text in ("T ⇄ 6.5", "Great Tunnel: 1.2 and 6.5 are adjacent", "a leader with no men", "attack", "orc frenzy",
+                 "Forced March", "attack by boat", "being captured: at least 1 moving in", "1+"):
+        assert text in texts
+
+
+def shore_pairs() -> list[tuple[str, str]]:
+    """Every two locations that border the same water: a Boat Privilege lets one attack the other."""
+    return [(a, b) for a in MAP.ids for b in MAP.ids if a != b and MAP.shared_water(a, b)]
+
+
+def crossed(route: list[tuple[float, float]]) -> set[int]:
+    """The index-image values (locations, waters) under an arrow drawn along the route."""
+    covered, (x0, y0, x1, y1) = cover([arrow_footprint(route)])
+    index = GEOMETRY.index_image().crop((x0, y0 - wq.MAP_Y, x1, y1 - wq.MAP_Y))
+    return {v for v, n in enumerate(index.histogram(mask=covered)) if n}
+
+
+WATERS = {0, *WQGeometry.WATER_VALUES.values()}
+
+
+@pytest.mark.rule("WQ-BOAT-3")
+def test_every_boat_route_keeps_to_the_water_and_its_two_shores() -> None:
+    """A boat attack is drawn through the water the two locations share, never across other locations."""
+    board = wq.board()
+    for a, b in shore_pairs():
+        route = wq.boat_route(board, a, b)
+        ends = {GEOMETRY.locations[a].index, GEOMETRY.locations[b].index}
+        assert crossed(route) <= ends | WATERS, f"{a} → {b} by boat crosses other locations"
+
+
+@pytest.mark.rule("WQ-BOAT-3", "WQ-DIG-4")
+def test_a_boat_attack_is_drawn_along_the_water_not_across_the_land_between(state: WQState) -> None:
+    """1.1 → 2.3 by boat: the red arrow runs round by the sea, over no location but the two, and ends at 2.3."""
+    declared = E.AttackDeclared(player=P1, kind="campaign", source="1.1", target="2.3", defender=P2, boat=True)
+    battle = E.Battle(player=P1, number=1, source="1.1", target="2.3", against="player", defender=P2, roll=5, d=3,
+                      attacker_won=True, attacker_left=4, defender_left=0)
+    img = decode(wq.render(state, [declared, battle]))
+    board = img.crop((0, wq.MAP_Y, wq.WIDTH, wq.MAP_Y + GEOMETRY.height))
+    red = Image.frombytes("L", board.size, bytes(255 if px == wq.ATTACK_ARROW else 0
+                                                 for px in board.get_flattened_data()))
+    under = {v for v, n in enumerate(GEOMETRY.index_image().histogram(mask=red)) if n}
+    assert under <= {GEOMETRY.locations["1.1"].index, GEOMETRY.locations["2.3"].index} | WATERS
+    x0, y0, x1, y1 = on_map(GEOMETRY.locations["2.3"].badge)
+    assert count(img, wq.ATTACK_ARROW, (x0 - 30, y0 - 30, x1 + 30, y1 + 30)) > 100, "the head reaches 2.3"
+    by_land = decode(wq.render(state, [declared.model_copy(update={"boat": False}), battle]))
+    assert count(by_land, wq.ATTACK_ARROW, on_map(GEOMETRY.locations["1.2"].bbox)) > 0, "a land arrow is straight"
 
 
 def test_size_bounds_even_for_a_busy_board(state: WQState) -> None:
@@ -215,7 +317,9 @@ def test_last_turn_attacks_captures_and_beasts_are_highlighted(state: WQState, p
     dragon = E.DragonLanded(reason="phase", dice=[3, 5], territory="3.5")
     mage = E.MageMoved(reason="phase", dice=[4, 1], territory="4.1", region=4)
     after = decode(wq.render(state, [dragon, mage, declared, battle, won]))
-    assert count(picture, wq.ATTACK_ARROW) == 0
+    board = (0, wq.MAP_Y, wq.WIDTH, wq.MAP_Y + GEOMETRY.height)
+    assert count(picture, wq.ATTACK_ARROW, board) == 0
+    assert count(picture, wq.ATTACK_ARROW) > 100, "the key shows the attack arrow"
     channel = (GEOMETRY.water["river"][0].x0, wq.MAP_Y, GEOMETRY.water["river"][0].x1, wq.MAP_Y + GEOMETRY.height)
     assert count(after, wq.ATTACK_ARROW, channel) > 50, "no arrow across the bridge"
     for loc, colour in (("4.4", wq.CAPTURED), ("3.5", wq.DRAGON), ("4.1", wq.MAGE)):

@@ -103,3 +103,16 @@ def test_bridges_cross_the_river_between_their_banks(geometry: WQGeometry, mask:
         assert mask.getpixel((right, y)) == geometry.locations[b.b].index
         assert values(mask, Box(x0=b.box.x0 + 14, y0=b.box.y0, x1=b.box.x1 - 14, y1=b.box.y1)) == {
             WQGeometry.WATER_VALUES["river"]}
+
+
+@pytest.mark.rule("WQ-BOAT-3")
+def test_every_shore_location_has_a_landing_on_each_water_it_borders(geometry: WQGeometry, mask: Image.Image) -> None:
+    """Boat attacks follow a lane through the water: a loop round the island, and the River's and the Lake's
+    channels; each lane lies in its water, and each location on a shore puts out from its own landing."""
+    value = {"sea": 0} | WQGeometry.WATER_VALUES
+    assert set(geometry.boats) == {w.id for w in MAP.water}
+    for water, lane in geometry.boats.items():
+        assert set(lane.landings) == {loc for loc in MAP.ids if water in MAP.waters_of[loc]}, water
+        for at in range(0, int(lane.length), 8):
+            x, y = lane.point(at)
+            assert mask.getpixel((round(x), round(y))) == value[water], (water, at)

@@ -15,6 +15,7 @@ from engine.games.risk.actions import ACTION_ADAPTER
 from engine.games.risk.ai import POLICIES
 from engine.games.risk.events import EVENT_ADAPTER
 from engine.games.risk.mapdata import RiskMap, classic
+from engine.games.risk.position import check_position
 from engine.games.risk.state import NEUTRAL, Phase, RiskOptions, RiskState
 from engine.games.risk.text import narrate, prompt, text_board
 from engine.games.risk.view import view
@@ -36,6 +37,10 @@ class RiskRuleset:
 
     def parse_action(self, data: dict[str, Any]) -> Action:
         return ACTION_ADAPTER.validate_python(data)
+
+    def check_position(self, state: GameState) -> None:
+        assert isinstance(state, RiskState)
+        check_position(state, self.board)
 
     def parse_event(self, data: dict[str, Any]) -> Event:
         return EVENT_ADAPTER.validate_python(data)
@@ -115,6 +120,8 @@ def pending(s: RiskState) -> list[Decision]:
         return [trusted(Decision, player=s.current, kind=_KINDS[phase])]
     if phase is Phase.REINFORCE:
         hand = len(s.hands[s.current])
+        if hand < 5 and s.pool == 0:  # all placed: what is left to decide is the attack (ruling 37)
+            return [trusted(Decision, player=s.current, kind=_KINDS[Phase.ATTACK])]
         return [trusted(Decision, player=s.current, kind="trade" if hand >= 5 else "reinforce",
                         detail={"pool": s.pool, "hand": hand})]
     if phase is Phase.SETUP_PLACE and s.options.setup_placement == "simultaneous":

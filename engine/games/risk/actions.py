@@ -21,7 +21,7 @@ class Place(Action):
 
 
 class Deploy(Action):
-    """Place several armies at once: bulk or simultaneous setup (a secret plan)."""
+    """Place several armies at once: bulk or simultaneous setup (a secret plan), or the pool (the stand-in)."""
 
     type: Literal["deploy"] = "deploy"
     placements: dict[str, int]

@@ -129,6 +129,7 @@ class Eliminated(Event):
     player: int
     by: int
     cards_taken: int
+    """Cards that passed to `by`: none when the elimination won the game (RISK-ELIM-2)."""
 
 
 class CardDrawn(Event):

@@ -22,12 +22,12 @@ LEGAL: dict[Phase, tuple[str, ...]] = {
     Phase.SETUP_CLAIM: ("claim", "place"),
     Phase.SETUP_PLACE: ("place", "deploy"),
     Phase.SETUP_PLACE_2P: ("place", "place_neutral"),
-    Phase.REINFORCE: ("trade", "place", "attack", "end_attack", "fortify", "end_turn"),
+    Phase.REINFORCE: ("trade", "place", "deploy", "attack", "end_attack", "fortify", "end_turn"),
     Phase.ATTACK: ("attack", "end_attack", "fortify", "end_turn"),
     Phase.FORTIFY: ("fortify", "end_turn"),
 }
 LEAVING = ("attack", "end_attack", "fortify", "end_turn")
-HAND_LIMITED = ("place", *LEAVING)
+HAND_LIMITED = ("place", "deploy", *LEAVING)
 """What a player holding five or more cards may not do before trading (RISK-CARD-14)."""
 
 
@@ -239,7 +239,7 @@ class _Apply:
             raise RuleError("E_PENDING_MOVE", to=self.tname(i.target or ""), min=i.min, max=i.max)
         if i.kind == "elim_trade" and kind != "trade":
             raise RuleError("E_MUST_TRADE_NOW", n=len(self.s.hands[self.s.current]), player=self.s.name(i.eliminated))
-        if i.kind == "elim_place":
+        if i.kind == "elim_place" and kind != "deploy":
             if kind == "trade":
                 raise RuleError("E_TRADE_MUST_STOP", n=len(self.s.hands[self.s.current]))
             if kind != "place":
@@ -327,8 +327,16 @@ class _Apply:
             self.check_victory()
 
     def do_deploy(self, a: A.Deploy) -> None:
-        """Bulk-sequential setup: all remaining armies in one command (RISK-SET-26)."""
-        placements = self.validated_plan(a, self.s.setup_left[a.player])
+        """Several placements in one command: a bulk-sequential setup turn (RISK-SET-26), or armies from the
+        pool in REINFORCE or ELIM_PLACE, placed in the order given (the stand-in's spread, ruling 36)."""
+        s = self.s
+        if s.phase is not Phase.SETUP_PLACE:
+            for t, n in self.validated_plan(a, s.pool).items():
+                self.do_place(A.Place(player=a.player, territory=t, count=n))
+                if s.phase is Phase.GAME_OVER:
+                    return  # a placement completed a mission: the rest stays in the pool (RISK-WIN-29)
+            return
+        placements = self.validated_plan(a, s.setup_left[a.player])
         for t, n in placements.items():
             self.s.armies[t] += n
             self.emit(trusted(E.Placed, player=a.player, territory=t, count=n))
@@ -674,10 +682,13 @@ class _Apply:
             return
         taken = s.hands.get(loser, [])
         self.set_player(loser, status="eliminated")
-        self.emit(trusted(E.Eliminated, player=loser, by=s.current, cards_taken=len(taken)))
+        mark = len(self.events)
         if s.options.destroy_rule == "convert_24":
             self.convert_destroy_missions(loser, exempt=s.current, reason="target_eliminated_by_other")
-        if self.check_victory():
+        won = self.check_victory()  # RISK-ELIM-2: a win comes before the cards change hands, so none do
+        self.events.insert(mark, trusted(E.Eliminated, player=loser, by=s.current,
+                                         cards_taken=0 if won else len(taken)))
+        if won:
             return
         hands = self.own("hands")
         hands[s.current].extend(taken)
@@ -764,8 +775,7 @@ class _Apply:
             elif i.kind == "elim_trade":
                 self.do_trade(A.Trade(player=pid, cards=list(preferred_set(self.b, s, pid))))
             elif i.kind == "elim_place":
-                for t, n in spread(self.b, s, pid, s.pool).items():
-                    self.do_place(A.Place(player=pid, territory=t, count=n))
+                self.do_deploy(A.Deploy(player=pid, placements=spread(self.b, s, pid, s.pool)))
             else:
                 break  # the leaver's own attack waits on a defender: it is simply dropped
 
@@ -805,7 +815,8 @@ class _Apply:
         return False
 
     def win(self, pid: int, reason: str) -> None:
-        self.set(phase=Phase.GAME_OVER, winner=pid, interrupt=None, pool=0)
+        """Game over at once (RISK-WIN-29): pending decisions go, the armies still to place stay in `pool`."""
+        self.set(phase=Phase.GAME_OVER, winner=pid, interrupt=None)
         self.emit(trusted(E.GameWon, player=pid, reason=reason, missions=dict(self.s.missions)))
 
 

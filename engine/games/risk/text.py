@@ -7,7 +7,8 @@ from engine.core.i18n import and_list, translate
 from engine.core.models import Decision, Event
 from engine.games.risk import events as E
 from engine.games.risk.mapdata import RiskMap, classic
-from engine.games.risk.state import RiskState
+from engine.games.risk.rules import valid_sets
+from engine.games.risk.state import Phase, RiskState
 
 
 def text_board(s: RiskState, board: RiskMap | None = None, locale: str = "en") -> str:
@@ -124,4 +125,7 @@ def prompt(decision: Decision, s: RiskState, board: RiskMap | None = None, local
     for key in ("source", "target"):
         if detail.get(key) in b.territory:
             detail[key] = b.territory[detail[key]].name
-    return translate("risk.decision." + decision.kind, locale, **detail)
+    kind = decision.kind
+    if kind == "attack" and s.phase is Phase.REINFORCE and valid_sets(b, s.hands[decision.player]):
+        kind += ".trade"  # every army placed, and the trading window still open (RISK-TURN-5, RISK-CARD-12)
+    return translate("risk.decision." + kind, locale, **detail)

@@ -8,9 +8,13 @@ from engine.games.risk.rules import preferred_set, round_robin, spread
 from engine.games.risk.state import NEUTRAL, Phase, RiskState
 
 
-def placements(board: RiskMap, s: RiskState, pid: int, n: int) -> list[A.Place]:
-    """n armies round-robin over border territories, grouped into one command per territory."""
-    return [A.Place(player=pid, territory=t, count=c) for t, c in spread(board, s, pid, n).items()]
+def placements(board: RiskMap, s: RiskState, pid: int, n: int) -> list[A.Action]:
+    """n armies round-robin over border territories, as one `deploy` (ruling 36).
+
+    One command for the whole spread: the service asks for one action at a time and asks again, and a
+    placement can't tell which armies of the round-robin were placed before it.
+    """
+    return [A.Deploy(player=pid, placements=spread(board, s, pid, n))] if n else []
 
 
 def fewest_border(board: RiskMap, s: RiskState, pid: int) -> str:
@@ -31,7 +35,7 @@ def timeout_actions(board: RiskMap, s: RiskState, pid: int) -> list[A.Action]:
             return [A.Move(player=pid, count=i.min)]
         if i.kind == "elim_trade":
             return [A.Trade(player=pid, cards=list(preferred_set(board, s, pid)))]
-        return list(placements(board, s, pid, s.pool))
+        return placements(board, s, pid, s.pool)
     if s.phase is Phase.SETUP_CLAIM:
         free = next(t for t in board.ids if t not in s.owner)
         return [A.Claim(player=pid, territory=free)]

@@ -16,6 +16,7 @@ from engine.games.wizards_quest.ai import POLICIES
 from engine.games.wizards_quest.data import WQData, standard
 from engine.games.wizards_quest.events import EVENT_ADAPTER
 from engine.games.wizards_quest.legal import legal_targets
+from engine.games.wizards_quest.position import check_position
 from engine.games.wizards_quest.state import Phase, WQOptions, WQState
 from engine.games.wizards_quest.text import narrate, prompt, text_board
 from engine.games.wizards_quest.view import view
@@ -37,6 +38,10 @@ class WizardsQuestRuleset:
 
     def parse_action(self, data: dict[str, Any]) -> Action:
         return ACTION_ADAPTER.validate_python(data)
+
+    def check_position(self, state: GameState) -> None:
+        assert isinstance(state, WQState)
+        check_position(state, self.data)
 
     def parse_event(self, data: dict[str, Any]) -> Event:
         return EVENT_ADAPTER.validate_python(data)

@@ -260,14 +260,13 @@ class BaselinePolicy:
         if s.turn.truce:
             return A.End(player=pid)
         options: list[tuple[float, Attack, bool]] = []
-        boat = bool(s.boats.get(pid))
-        for a in free_attacks(s, d, pid, boat):
-            options.append((self.attack_value(s, pid, a), a, boat and a.link == "water"))
+        boats = [False, True] if s.boats.get(pid) else [False]  # with a boat, only attacks across water
+        for use_boat in boats:
+            for a in free_attacks(s, d, pid, use_boat):
+                options.append((self.attack_value(s, pid, a), a, use_boat))
         if s.turn.campaigns > 0:
-            for use_boat in ([False, True] if boat else [False]):
+            for use_boat in boats:
                 for a in campaigns(s, d, pid, use_boat):
-                    if use_boat and a.link != "water":
-                        continue
                     if a.empty_start and s.pieces(a.source) < 2:
                         continue
                     options.append((self.attack_value(s, pid, a), a, use_boat))

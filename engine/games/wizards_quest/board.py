@@ -66,11 +66,10 @@ def base_reinforcement(s: WQState, d: WQData, pid: int, famine: bool) -> int:
 
 
 def crossing(d: WQData, source: str, target: str, boat: bool) -> str | None:
-    """How an attack gets from source to target: "none" (same place), "water", a link kind, or None if it can't."""
-    if source == target:
-        return "none"
-    if boat and d.map.shared_water(source, target):
-        return "water"
+    """How an attack gets from source to target: "water" with a boat, which must cross water even between
+    adjacent locations (WQ-BOAT-3), else the link's kind; None if it can't."""
+    if boat:
+        return "water" if source != target and d.map.shared_water(source, target) else None
     return d.map.link_kind.get((source, target))
 
 

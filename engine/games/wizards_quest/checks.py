@@ -26,11 +26,13 @@ def beast_at(s: WQState, target: str) -> Beast | None:
 
 
 def _reach(s: WQState, d: WQData, pid: int, source: str, target: str, boat: bool) -> str:
-    """The crossing from source to target, or WQ-VAL-23/24."""
+    """The crossing from source to target, or WQ-VAL-23/24: a named boat must cross water (WQ-BOAT-3)."""
     if boat:
         if not s.boats.get(pid):
             raise RuleError("WQ_VAL_24_NONE")
         link = B.crossing(d, source, target, True)
+        if link is None and source == target:
+            raise RuleError("WQ_VAL_24_HERE", src=label(source, d))
         if link is None:
             raise RuleError("WQ_VAL_24_WATER", src=label(source, d), dst=label(target, d))
         return link
@@ -116,6 +118,8 @@ def free(s: WQState, d: WQData, pid: int, source: str, beast: Beast, boat: bool)
         if s.owner.get(target) == pid:
             raise RuleError("WQ_VAL_30_ELSEWHERE", beast=msg(f"wq.beast.{beast}"), loc=label(target, d))
         link = _reach(s, d, pid, source, target, boat)
+    elif boat:
+        _reach(s, d, pid, source, target, boat)  # refused: the force attacks where it stands (WQ-FREE-1, FREE-4)
     if beast == "dragon":
         _protected(s, d, target)
     if not B.occupied(s, target):

@@ -28,10 +28,11 @@ def _ok(check: Callable[[], object]) -> bool:
 
 
 def reachable(d: WQData, source: str, boat: bool) -> list[str]:
-    """Locations an attack from `source` could reach at all: adjacent, or water-adjacent with a boat."""
+    """Locations an attack from `source` could reach at all: adjacent ones, or with a boat the water-adjacent
+    ones (a boat always crosses water, WQ-BOAT-3)."""
     if not boat:
         return list(d.map.neighbours[source])
-    return [x for x in d.map.ids if x in d.map.neighbours[source] or (x != source and d.map.shared_water(source, x))]
+    return [x for x in d.map.ids if x != source and d.map.shared_water(source, x)]
 
 
 def campaign_targets(s: WQState, d: WQData, pid: int, source: str, boat: bool = False,

@@ -108,6 +108,8 @@ class Apply:
         if a.player != s.current:
             raise RuleError("WQ_VAL_1", player=s.name(s.current), step=msg(f"wq.step.{s.phase.value}"))
         kind = a.type
+        if kind == "done" and s.phase is Phase.ATTACK and s.attack is None and not s.todo:
+            return  # the reinforcement's `done`, once the last man began the attack step: nothing to do (ruling 20)
         if kind not in STEP_ACTIONS[s.phase]:
             if kind == "play":
                 raise RuleError("WQ_VAL_11_STEP")

@@ -25,6 +25,11 @@ def _dice(faces: list[int]) -> str:
     return "·".join(str(f) for f in faces)
 
 
+def by_boat(event: E.AttackDeclared, d: WQData) -> bool:
+    """The attack crosses water on a Boat Privilege (WQ-BOAT-3) rather than by a land, bridge or tunnel link."""
+    return B.crossing(d, event.source, event.target, event.boat) == "water"
+
+
 def narrate(event: Event, s: WQState, d: WQData, locale: str = "en") -> str | None:
     """The public sentence for an event, or None for a private one (told only to its seat)."""
     if event.private_to is not None:
@@ -122,12 +127,14 @@ def narrate(event: Event, s: WQState, d: WQData, locale: str = "en") -> str | No
             return tr(".famine" if event.famine else "", player=s.name(event.player), base=event.base,
                       cards=event.card_men, pool=event.pool, kingdoms=sum(len(k) for k in event.kingdoms))
         case E.AttackDeclared():
+            boat = ".boat" if by_boat(event, d) else ""
             if event.beast is not None:
-                return tr(".beast", player=s.name(event.player), source=at(event.source), target=at(event.target),
-                          beast=msg(f"wq.beast.{event.beast}"))
+                return tr(".beast" + boat, player=s.name(event.player), source=at(event.source),
+                          target=at(event.target), beast=msg(f"wq.beast.{event.beast}"))
             if event.defender is None:
-                return tr(".empty", player=s.name(event.player), source=at(event.source), target=at(event.target))
-            return tr("", player=s.name(event.player), source=at(event.source), target=at(event.target),
+                return tr(".empty" + boat, player=s.name(event.player), source=at(event.source),
+                          target=at(event.target))
+            return tr(boat, player=s.name(event.player), source=at(event.source), target=at(event.target),
                       defender=_who(s, event.defender, locale))
         case E.LeaderMoved():
             return tr(".swap" if event.swapped else "", player=s.name(event.player),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -360,6 +361,39 @@ def test_setup_decisions() -> None:
     assert {(d.player, d.kind) for d in RULESET.pending(sim)} == {(P1, "plan"), (P2, "plan"), (P3, "plan")}
 
 
+def asks_for_nothing(text: str) -> bool:
+    return re.search(r"\b0\b", text) is not None
+
+
+@pytest.mark.rule("RISK-DIG-14", "RISK-REI-6")
+def test_once_the_pool_is_placed_the_decision_is_the_attack() -> None:
+    s, _ = play(position(pool=2), ("place", P1, {"territory": "alaska", "count": 2}))
+    d = only(s)
+    assert s.phase is Phase.REINFORCE and (d.player, d.kind) == (P1, "attack")
+    attack = position(phase=Phase.ATTACK)
+    assert RULESET.prompt(d, s) == RULESET.prompt(only(attack), attack)
+    assert not asks_for_nothing(RULESET.prompt(d, s))
+    # Armies left: still the reinforcement, whose prompt counts them.
+    partly, _ = play(position(pool=2), ("place", P1, {"territory": "alaska", "count": 1}))
+    assert only(partly).kind == "reinforce" and "1" in RULESET.prompt(only(partly), partly)
+
+
+@pytest.mark.rule("RISK-DIG-13", "RISK-TWO-7")
+def test_two_player_setup_prompt_names_only_what_is_left_to_place() -> None:
+    two = new(2, seed=1, mode="two_player")
+    neutral = next(t for t in IDS if two.owner[t] == NEUTRAL)
+    mine = two.territories_of(P1)[0]
+    both = RULESET.prompt(only(two), two)
+    own, _ = play(two, ("place_neutral", P1, {"territory": neutral}))
+    left_neutral, _ = play(two, ("place", P1, {"territory": mine, "count": 2}))
+    assert only(left_neutral).player == P1
+    assert "/risk place" in both and "/risk neutral" in both
+    assert "/risk place" in RULESET.prompt(only(own), own) and "Neutral" not in RULESET.prompt(only(own), own)
+    text = RULESET.prompt(only(left_neutral), left_neutral)
+    assert "/risk neutral" in text and "/risk place" not in text
+    assert not any(asks_for_nothing(t) for t in (both, RULESET.prompt(only(own), own), text))
+
+
 @pytest.mark.rule("RISK-DIG-14")
 def test_card_bonus_needs_no_prompt() -> None:
     # Two traded cards show P1's territories (Alaska, Venezuela); the first listed gets +2 at once.
@@ -409,8 +443,8 @@ def test_skip_mode_places_round_robin_on_borders_and_ends_turn() -> None:
     s = position(owner=owner, pool=4, timeout_action="skip", armies={"indonesia": 9})
     acts = RULESET.timeout_actions(s, P1)
     assert acts == RULESET.timeout_actions(s, P1)  # deterministic
-    assert acts[-1] == A.EndTurn(player=P1)
-    assert {type(a) for a in acts} == {A.Place, A.EndTurn}  # no attack, no fortify
+    # One command for the whole spread, then the end of the turn: no attack, no fortify.
+    assert acts == [A.Deploy(player=P1, placements={"venezuela": 2, "argentina": 1, "siam": 1}), A.EndTurn(player=P1)]
     # The same choice whatever the dice state.
     assert RULESET.timeout_actions(position(owner=owner, pool=4, seed=99, armies={"indonesia": 9}), P1) == acts
     end, _, events = auto_turn(s, P1)

@@ -7,10 +7,12 @@ from typing import Any
 
 import pytest
 
+from engine.core.models import Event
 from engine.games.risk import RULESET
 from engine.games.risk.mapdata import classic
 from engine.games.risk.rules import forced_elim_trades, set_value, valid_sets
 from engine.games.risk.state import RiskState
+from engine.games.risk.text import narrate
 from engine.games.risk.view import view
 from tests.engine.risk.helpers import IDS, NEUTRAL, P1, P2, P3, Interrupt, Phase, of_type, play, position, rejects
 
@@ -105,6 +107,7 @@ def test_eliminating_the_last_opponent_wins_before_any_card_transfer() -> None:
     assert [(e.player, e.reason) for e in of_type(events, "game_won")] == [(P1, "last_standing")]
     assert after.hands[P1] == ["peru", "iceland"], "no cards are taken after the game is won"
     assert after.interrupt is None and of_type(events, "card_drawn") == [] and after.deck == deck
+    cards_stay_with_the_loser(s, after, events)
 
 
 @pytest.mark.rule("RISK-ELIM-2")
@@ -117,6 +120,17 @@ def test_a_mission_completed_by_the_elimination_ends_the_game_first() -> None:
     assert [e.reason for e in of_type(events, "game_won")] == ["mission"]
     assert after.hands[P1] == ["peru", "iceland", "east_africa"]
     assert after.interrupt is None
+    cards_stay_with_the_loser(s, after, events)
+
+
+def cards_stay_with_the_loser(s: RiskState, after: RiskState, events: list[Event]) -> None:
+    """State, event and narration agree: the game ended before the card transfer (RISK-ELIM-2, RISK-ELIM-3)."""
+    assert after.hands[P3] == s.hands[P3]
+    (elim,) = of_type(events, "eliminated")
+    assert (elim.player, elim.by, elim.cards_taken) == (P3, P1, 0)
+    assert [e.type for e in events if e.private_to is None][-2:] == ["eliminated", "game_won"]
+    text = narrate(elim, after)
+    assert "Player3" in text and "Player1" in text and "card" not in text
 
 
 @pytest.mark.rule("RISK-ELIM-3")

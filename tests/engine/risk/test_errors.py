@@ -701,10 +701,12 @@ def test_reinforce_legality() -> None:
     for act in legal:
         assert refused_code(s, act) is None, act
     assert refused_code(position(pool=2), ("place", P1, {"territory": "alaska", "count": 2})) is None
+    # `deploy` places from the pool too (ruling 36), within the same allowance as `place`.
+    assert refused_code(position(pool=2), ("deploy", P1, {"placements": {"alaska": 1, "alberta": 1}})) is None
+    rejects(position(pool=2), ("deploy", P1, {"placements": {"alaska": 2, "alberta": 1}}), "E_TOO_MANY_TO_PLACE")
     for act, code in [
         (("claim", P1, {"territory": "alaska"}), "E_WRONG_PHASE"),
         (("place_neutral", P1, {"territory": "alaska"}), "E_WRONG_PHASE"),
-        (("deploy", P1, {"placements": {"alaska": 1}}), "E_WRONG_PHASE"),
         (("move", P1, {"count": 1}), "E_NOTHING_PENDING"),
     ]:
         rejects(s, act, code)
@@ -738,6 +740,7 @@ def test_attack_phase_legality() -> None:
     # trade only via ELIM_TRADE, place only via ELIM_PLACE, move only via OCCUPY.
     assert refused_code(elim_trade(), ("trade", P1, {"cards": ["greenland", "quebec", "ontario"]})) is None
     assert refused_code(elim_place(), ("place", P1, {"territory": "kamchatka", "count": 1})) is None
+    assert refused_code(elim_place(), ("deploy", P1, {"placements": {"kamchatka": 1}})) is None  # ruling 36
     assert refused_code(occupying(), ("move", P1, {"count": 3})) is None
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -93,10 +94,13 @@ def check_pending(s: RiskState) -> None:
     assert decisions, "nothing pending in a live game"
     for d in decisions:
         assert s.player(d.player) is not None and s.player(d.player).status == "active"
+        assert not re.search(r"\b0\b", RULESET.prompt(d, s)), "a prompt asks for nothing"
     state = s
-    for act in RULESET.timeout_actions(s, decisions[0].player):
+    pid = decisions[0].player
+    for act in RULESET.timeout_actions(s, pid):
         if RULESET.winners(state) is not None:
             break  # a placement can complete a mission midway: the rest is not played
+        assert RULESET.timeout_action(state, pid) == act, "asked one at a time, the stand-in plays another turn"
         state, _ = RULESET.apply(state, act)
     assert state.seq > s.seq
 
@@ -131,6 +135,7 @@ def play_random(seed: int, n: int, options: RiskOptions, steps: int) -> tuple[Ri
         check_invariants(state)
         if step % 25 == 0:
             check_views(state)
+            RULESET.check_position(state)  # what a loaded position must keep, a position reached in play keeps
     return state, record
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from engine.games.risk import pending
+from engine.games.risk import RULESET, pending
 from engine.games.risk.state import RiskState
 from tests.engine.risk.helpers import (
     IDS,
@@ -192,10 +192,15 @@ def test_placing_the_last_army_does_not_leave_reinforce() -> None:
     s, events = play(s, ("place", P1, {"territory": "alaska", "count": 3}))
     assert [e.type for e in events] == ["placed"]
     assert (s.phase, s.current, s.pool) == (Phase.REINFORCE, P1, 0)
-    assert decision(s) == (P1, "reinforce")
-    # The player may still trade after the pool ran out.
+    # The bot prompts for what is left: the attack, and the trade the player may still make (ruling 37).
+    assert decision(s) == (P1, "attack")
+    assert "/risk trade" in RULESET.prompt(RULESET.pending(s)[0], s)
     s, events = play(s, ("trade", P1, {"cards": ["alaska", "peru", "venezuela"]}))
     assert (s.phase, s.pool) == (Phase.REINFORCE, 4)
+    # Without a set in hand only the attack is left to decide.
+    bare, _ = play(position(3, pool=3), ("place", P1, {"territory": "alaska", "count": 3}))
+    assert decision(bare) == (P1, "attack")
+    assert "/risk trade" not in RULESET.prompt(RULESET.pending(bare)[0], bare)
 
 
 @pytest.mark.rule("RISK-TURN-6")

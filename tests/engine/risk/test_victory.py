@@ -159,13 +159,13 @@ def test_last_real_player_wins_at_once_when_the_other_resigns(leaver: int) -> No
     won(after, events, winner, "last_standing")
 
 
-@pytest.mark.rule("RISK-WIN-5")
+@pytest.mark.rule("RISK-WIN-5", "RISK-WIN-29")
 def test_last_real_player_wins_at_once_when_the_other_is_removed() -> None:
     s = position(phase=Phase.REINFORCE, pool=3, resigned=(P3,),
                  owner={t: NEUTRAL for t in IDS[2::3]})
     after, events = play(s, ("remove", P1, {"target": P2}))
     won(after, events, P1, "last_standing")
-    assert after.pool == 0
+    assert after.pool == 3, "the unplaced armies are not a pending decision: the final board shows them"
 
 
 @pytest.mark.rule("RISK-WIN-5", "RISK-WIN-4")
@@ -507,6 +507,18 @@ def test_victory_ends_the_game_at_once_discarding_pending_steps() -> None:
                 ("remove", P1, {"target": P1})]:
         err = rejects(after, act, "E_GAME_OVER")
         assert "Player1" in err.message
+
+
+@pytest.mark.rule("RISK-WIN-29", "RISK-WIN-26")
+@pytest.mark.parametrize("command", [("place", P1, {"territory": "alaska", "count": 1}),
+                                     ("deploy", P1, {"placements": {"alaska": 1, "alberta": 1}})])
+def test_a_placement_that_wins_keeps_the_armies_left_to_place(command: tuple[Any, ...]) -> None:
+    # Alaska's second army makes 18 territories with 2 or more (M06); 2 of the 3 armies are still unplaced.
+    after, events = play(m06_position(pool=3), command)
+    won(after, events, P1, "mission")
+    assert [(e.territory, e.count) for e in of_type(events, "placed")] == [("alaska", 1)]
+    assert (after.pool, after.armies["alaska"], after.armies["alberta"]) == (2, 2, 1)
+    assert RULESET.pending(after) == []
 
 
 @pytest.mark.rule("RISK-WIN-29")

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from engine.games.wizards_quest import RULESET
+from engine.games.wizards_quest.legal import campaigns, free_attacks
 from engine.games.wizards_quest.state import Phase, Turn
-from tests.engine.wizards_quest.helpers import P1, P2, P3, of_type, play, position, rejects
+from tests.engine.wizards_quest.helpers import DATA, P1, P2, P3, of_type, play, position, rejects
 
 
 @pytest.mark.rule("WQ-ATK-1", "WQ-ATK-12")
@@ -165,6 +166,38 @@ def test_boat_card_spent_when_the_attack_ends() -> None:
     assert of_type(events, "battle")[0].d == 3, "crossing by water cancels the bridge bonus"
     s, _ = play(s, ("capture", P1, {"count": 2}))
     assert s.boats[P1] == ["fair_winds-1"] and "levy-1" in s.discard
+
+
+@pytest.mark.rule("WQ-VAL-24", "WQ-BOAT-3", "WQ-FREE-4")
+def test_a_boat_must_cross_water_even_to_an_adjacent_target() -> None:
+    # 1.4 and 1.5 are joined by land and share no water: a boat named there is refused, not spent on land.
+    s = position(2, owner={"1.4": P1, "1.5": P2}, men={"1.4": 4}, hero={P1: "1.4"}, boats={P1: ["levy-1"]})
+    err = rejects(s, ("attack", P1, {"source": "1.4", "target": "1.5", "boat": True}), "WQ_VAL_24_WATER")
+    assert err.message == "1.4 and 1.5 don't border the same water."
+    on_land, _ = play(s, ("attack", P1, {"source": "1.4", "target": "1.5"}))
+    assert on_land.attack.link == "land" and on_land.attack.boat is None and on_land.boats[P1] == ["levy-1"]
+    # A free attack on the Dragon in the neighbour's location, the same.
+    lair = s.model_copy(update={"dragon": "1.5"})
+    rejects(lair, ("free", P1, {"source": "1.4", "beast": "dragon", "boat": True}), "WQ_VAL_24_WATER")
+    assert play(lair, ("free", P1, {"source": "1.4", "beast": "dragon"}))[0].boats[P1] == ["levy-1"]
+    # On the Dragon in the attacker's own location there is no crossing at all, boat card or not.
+    home = s.model_copy(update={"dragon": "1.4"})
+    rejects(home, ("free", P1, {"source": "1.4", "beast": "dragon", "boat": True}), "WQ_VAL_24_HERE")
+    bare = home.model_copy(update={"boats": {P1: [], P2: []}})
+    rejects(bare, ("free", P1, {"source": "1.4", "beast": "dragon", "boat": True}), "WQ_VAL_24_NONE")
+
+
+@pytest.mark.rule("WQ-VAL-24", "WQ-BOAT-3")
+def test_legal_lists_offer_a_boat_only_across_water() -> None:
+    s = position(2, owner={"1.4": P1, "1.5": P2}, men={"1.4": 4}, hero={P1: "1.4"}, boats={P1: ["levy-1"]})
+    assert "1.5" in RULESET.legal_targets(s, P1, "attack_target", source="1.4")
+    by_boat = RULESET.legal_targets(s, P1, "attack_target", source="1.4", boat=True)
+    assert by_boat and "1.5" not in by_boat and all(DATA.map.shared_water("1.4", t) for t in by_boat)
+    for lair in ("1.4", "1.5"):  # the Dragon at home, then next door by land
+        dragon = s.model_copy(update={"dragon": lair})
+        assert "1.4" in RULESET.legal_targets(dragon, P1, "free_source", beast="dragon")
+        assert "1.4" not in RULESET.legal_targets(dragon, P1, "free_source", beast="dragon", boat=True)
+        assert all(a.link == "water" for a in campaigns(dragon, DATA, P1, True) + free_attacks(dragon, DATA, P1, True))
 
 
 @pytest.mark.rule("WQ-CMB-2", "WQ-CMB-3", "WQ-CMB-4", "WQ-CMB-6")

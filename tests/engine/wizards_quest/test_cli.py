@@ -28,7 +28,8 @@ def test_apply_with_dice_and_a_refusal() -> None:
     after = json.loads(done.stdout)
     assert after["owner"]["1.2"] == 101 and after["hero"]["101"] == "1.2" and after["retrieved"]["101"] == ["crown"]
     failed = cli(*args, "--dice", "1,1,1,1,1,1")
-    assert failed.returncode == 2 and failed.stdout.startswith("WQ_VAL_35: You have no attack in progress.")
+    assert (failed.returncode, failed.stdout) == (2, "")
+    assert failed.stderr == "action 2 (capture): WQ_VAL_35: You have no attack in progress.\n"
 
 
 def test_simulate_and_replay(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from engine.core.errors import RuleError
 from engine.games.wizards_quest import RULESET
 from engine.games.wizards_quest.actions import ACTION_ADAPTER
 from engine.games.wizards_quest.names import matches, parse_placements, resolve
-from engine.games.wizards_quest.state import Attack, Phase, Todo, Turn
+from engine.games.wizards_quest.state import Attack, Phase, Todo, Turn, WQState
 from tests.engine.wizards_quest.helpers import P1, P2, P3, of_type, play, position, rejects
 
 
@@ -89,6 +89,27 @@ def test_every_automated_step_is_narrated_with_its_dice() -> None:
     assert RULESET.narrate(of_type(events, "dragon_landed")[0], s2).endswith("(die 4).")
     board = RULESET.text_board(s2)
     assert "Region 4: Eastvale (protected by the Great Mage)" in board and "1.3: 1 orc\n" in board
+
+
+@pytest.mark.rule("WQ-DIG-6", "WQ-BOAT-3")
+def test_an_attack_across_water_is_narrated_as_by_boat() -> None:
+    """Each kind of attack has its own message for the boat case."""
+    s = position(2, owner={"1.1": P1, "1.5": P1, "2.3": P2, "1.2": P2}, men={"1.1": 5, "1.5": 5},
+                 boats={P1: ["levy-1"]}, hero={P1: "1.1"})
+
+    def declared(state: WQState, act: tuple[str, int, dict[str, object]]) -> str:
+        _, events = play(state, act)
+        line = RULESET.narrate(of_type(events, "attack_declared")[0], state)
+        assert line is not None
+        return line
+
+    attack = ("attack", P1, {"source": "1.1", "target": "2.3", "boat": True})
+    assert declared(s, attack) == "⚔️ Player1 attacks Player2 at 2.3 by boat from 1.1."
+    empty = ("attack", P1, {"source": "1.1", "target": "3.1", "boat": True})
+    assert declared(s, empty) == "⚔️ Player1 moves on the empty 3.1 by boat from 1.1."
+    beast = ("free", P1, {"source": "1.1", "beast": "dragon", "boat": True})
+    assert declared(s.model_copy(update={"dragon": "2.3"}), beast) == \
+        "⚔️ Player1 attacks the Dragon at 2.3 by boat from 1.1."
 
 
 @pytest.mark.rule("WQ-DICE-2")

@@ -104,6 +104,8 @@ CASES: list[Case] = [
     ("WQ_VAL_24_NONE", attack, ("attack", P1, {"source": "1.1", "target": "2.2", "boat": True}), None),
     ("WQ_VAL_24_WATER", lambda: attack(boats={P1: ["levy-1"]}),
      ("attack", P1, {"source": "1.1", "target": "4.2", "boat": True}), "don't border the same water"),
+    ("WQ_VAL_24_HERE", lambda: attack(boats={P1: ["levy-1"]}, dragon="1.1", hero={P1: "1.1"}),
+     ("free", P1, {"source": "1.1", "beast": "dragon", "boat": True}), "no water to cross"),
     ("WQ_VAL_25", lambda: attack(mage="1.3"), ("attack", P1, {"source": "1.1", "target": "1.2"}),
      "Region 1 (Frostmarch) is protected"),
     ("WQ_VAL_26", lambda: attack(hero={P2: "1.2"}), ("attack", P1, {"source": "1.1", "target": "1.2"}), None),

@@ -33,6 +33,9 @@ def check_invariants(s: WQState, before: WQState | None) -> None:
     assert B.protected_region(s, DATA) == (DATA.map.region_of[s.mage] if s.mage else None)
     if s.attack is not None and s.attack.beast != "mage":
         assert not B.is_protected(s, DATA, s.attack.target), "no attack into the protected region"
+    if s.attack is not None and s.attack.boat is not None:
+        assert s.attack.link == "water" and DATA.map.shared_water(s.attack.source, s.attack.target), \
+            "a boat spent on a crossing without water (WQ-BOAT-3)"
     for p in s.players:
         if p.status != "active":
             assert not s.hands[p.id] and not s.boats[p.id] and p.id not in s.hero and p.id not in s.sorcerer
@@ -43,6 +46,8 @@ def check_invariants(s: WQState, before: WQState | None) -> None:
         assert decisions == [] and s.winners is not None
     else:
         assert len(decisions) == 1 and decisions[0].player == s.current
+        if decisions[0].kind in ("setup_deploy", "reinforce", "reward"):
+            assert decisions[0].detail["men"] > 0, "a prompt asks to place 0 men"
         assert s.player(s.current).status == "active"
     if before is not None and s.phase is not Phase.GAME_OVER:
         assert (s.round, s.seq) > (before.round, before.seq), "the game moves on"
@@ -81,6 +86,7 @@ def test_random_games_keep_the_invariants_and_replay_exactly(seed: int, players:
         check_invariants(new_state, state)
         if len(actions) % 7 == 0:
             check_views(new_state)
+            RULESET.check_position(new_state)  # what a loaded position must keep, a position reached in play keeps
         actions.append(action)
         state = new_state
     record = GameRecord(game="wizards_quest", seed=seed, options=options.model_dump(), seats=seats,

@@ -9,7 +9,7 @@ import pytest
 
 from engine.games.wizards_quest import RULESET
 from engine.games.wizards_quest import board as B
-from engine.games.wizards_quest.state import Phase, Treasure, Turn, WQState
+from engine.games.wizards_quest.state import Phase, Todo, Treasure, Turn, WQState
 from tests.engine.wizards_quest.helpers import DATA, P1, P2, P3, new, of_type, play, position, rejects
 
 
@@ -32,6 +32,24 @@ def test_the_whole_pool_is_placed_on_own_locations_then_the_attack_step() -> Non
     s, _ = play(s, ("place", P1, {"placements": {"1.1": 1, "C1": 1}}))
     s, _ = play(s, ("place", P1, {"placements": {"1.1": 2}}))
     assert s.phase is Phase.ATTACK and s.men["1.1"] == 6 and s.men["C1"] == 4
+
+
+@pytest.mark.rule("WQ-REI-3", "WQ-VAL-2")
+def test_done_after_the_last_man_is_accepted_and_changes_nothing() -> None:
+    s, _ = play(position(2, owner={"1.1": P1, "1.2": P2}, phase=Phase.REINFORCE, pool=2),
+                ("place", P1, {"placements": {"1.1": 2}}))
+    assert s.phase is Phase.ATTACK, "the attack step begins with the last man (ruling 1)"
+    after, events = play(s, ("done", P1))
+    assert events == [], "no step is logged twice"
+    assert after.model_copy(update={"seq": s.seq}) == s and after.seq == s.seq + 1
+    assert RULESET.pending(after) == RULESET.pending(s)
+    # Nothing the player could still do is skipped: the campaign is there, and `done` again is as harmless.
+    after, _ = play(after, ("done", P1))
+    after, _ = play(after, ("attack", P1, {"source": "1.1", "target": "1.2"}))
+    assert after.attack is not None and after.turn.campaigns == 0
+    # During an attack or a forced decision, `done` finishes nothing: their own commands are asked for.
+    rejects(after, ("done", P1), "WQ_VAL_2")
+    rejects(s.model_copy(update={"todo": [Todo(kind="ring")]}), ("done", P1), "WQ_VAL_2")
 
 
 @pytest.mark.rule("WQ-LDR-3", "WQ-DEF-7")
