@@ -31,6 +31,7 @@ from engine.core.models import Event, GameState, Seat
 from engine.core.record import GameRecord, apply_entry, start
 from engine.games import get
 from engine.positions import record_json
+from engine.replays import Frame, Replay
 from engine.service import GameService
 from engine.store import Store
 from renderer import has_board, render_board
@@ -107,8 +108,8 @@ class GameMasterBot(commands.Bot):
                 return None
             return cache.get_or_render(key, lambda: render_board(state, events, away=away))
 
-        def animate(frames: Sequence[tuple[GameState, Sequence[Event]]]) -> bytes | None:
-            return replay_gif(frames) if frames and has_board(frames[0][0].game) else None
+        def animate(frames: Sequence[Frame], max_bytes: int) -> Replay | None:
+            return replay_gif(frames, max_bytes) if frames and has_board(frames[0][0].game) else None
 
         self.service = GameService(self.store, renderer=render, animator=animate,
                                    max_games_per_guild=self.settings.max_games_per_server,

@@ -321,15 +321,23 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
     @app_commands.command(name="replay", description="The game so far as an animated picture, one frame per turn")
     async def replay(self, interaction: discord.Interaction) -> None:
         service = service_of(interaction)
-        await service.record(interaction.channel_id or 0)  # errors stay private
-        await interaction.response.defer(thinking=True)
-        gif = await service.replay_gif(interaction.channel_id or 0)
+        if (await service.current(interaction.channel_id or 0))[1] is None:  # errors stay private
+            raise RuleError("E_NOT_STARTED")
+        await interaction.response.defer(thinking=True)  # it may wait for another replay, and drawing takes a while
         locale = locale_of(interaction)
-        if gif is None:
+
+        async def waiting() -> None:
+            await reply(interaction, translate("replay.waiting", locale))
+
+        made = await service.replay_gif(interaction.channel_id or 0, interaction.filesize_limit, on_wait=waiting)
+        if made is None:
             await reply(interaction, translate("replay.none", locale))
             return
-        await reply(interaction, translate("replay.done", locale),
-                    files=[discord.File(io.BytesIO(gif), filename="replay.gif")])
+        lines = [translate("replay.done", locale) if made.shown == made.turns else
+                 translate("replay.partial", locale, shown=made.shown, turns=made.turns, step=made.step)]
+        if made.shrunk:
+            lines.append(translate("replay.smaller", locale, width=made.width))
+        await reply(interaction, "\n".join(lines), files=[discord.File(io.BytesIO(made.gif), filename="replay.gif")])
 
     @staticmethod
     def summary(options: dict[str, Any]) -> str:

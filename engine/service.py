@@ -8,7 +8,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,10 +19,11 @@ from engine.core.errors import RuleError, first_problem, player_count_error
 from engine.core.i18n import mention
 from engine.core.models import Action, Decision, Event, GameState, Seat
 from engine.core.play import ai_random
-from engine.core.record import GameRecord, PublicEntry, PublicRecord, apply_entry, start
+from engine.core.record import GameRecord, PublicEntry, PublicRecord
 from engine.core.ruleset import Ruleset
 from engine.core.seats import RESEAT, reseat
 from engine.games import get
+from engine.replays import TURN_EVENT, Animator, Replay, Replays
 from engine.store import (
     ActionRow,
     ChannelBusy,
@@ -60,10 +61,6 @@ RECENT = 400
 Renderer = Callable[[tuple[int, int], GameState, Sequence[Event], frozenset[int]], bytes | None]
 """(cache key, state, last turn's events, seats away) → PNG bytes, or None for a game without a picture; pure and
 synchronous, run in a worker thread."""
-Animator = Callable[[Sequence[tuple[GameState, Sequence[Event]]]], bytes | None]
-"""Replay frames (state, that turn's events) → an animated picture (None: no picture); run in a worker thread."""
-TURN_EVENT = "turn_started"
-"""The event every ruleset emits when a seat's turn begins: replays show one frame per turn."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +170,7 @@ class GameService:
         self.state_cache_size = state_cache_size
         """How many games' parsed states stay in memory (the most recently used)."""
         self.renderer = renderer
-        self.animator = animator
+        self._replays = Replays(animator)
         self.clock = clock
         self.seed_source = seed_source
         self._locks: dict[int, asyncio.Lock] = {}
@@ -827,7 +824,7 @@ class GameService:
         if state is None:
             raise RuleError("E_NOT_STARTED")
         if game.status != "running":
-            return await self.record(channel_id)
+            return await self._full_record(game)
         lobby = lobby_of(game)
         history = [PublicEntry(seq=row.seq, actor=row.actor, type=str(row.action.get("type", "?")),
                                events=[e for e in row.events if e.get("private_to") is None])
@@ -841,37 +838,26 @@ class GameService:
         game, state = await self.current(channel_id)
         if state is None:
             raise RuleError("E_NOT_STARTED")
+        return await self._full_record(game)
+
+    async def _full_record(self, game: GameRow) -> GameRecord:
+        """The game's whole record, seed included, for replaying it inside the service: never handed out."""
+        state = self.state_of(game)
         lobby = lobby_of(game)
         actions = [row.action for row in await self.store.actions(game.id)]
         return GameRecord(game=game.ruleset, seed=game.seed, options=lobby.options,
                           seats=lobby.first_seats or lobby.seats, actions=actions, schema_version=state.schema_version)
 
-    async def replay_frames(self, channel_id: int) -> list[tuple[GameState, list[Event]]]:
-        """The board at the end of every turn (the last frame is the latest position), with that turn's events."""
-        record = await self.record(channel_id)
-        ruleset = get(record.game)
-        state, _ = start(ruleset, record)
-        frames: list[tuple[GameState, list[Event]]] = []
-        turn: list[Event] = []
-        began = False
-        for data in record.actions:
-            state, events = apply_entry(ruleset, state, data)
-            public = [e for e in events if e.private_to is None]
-            if any(e.type == TURN_EVENT for e in public):
-                if began:
-                    frames.append((state, turn))
-                began, turn = True, []
-            turn.extend(public)
-        if began:
-            frames.append((state, turn))
-        return frames
-
-    async def replay_gif(self, channel_id: int) -> bytes | None:
-        """The game so far as an animated GIF, one frame per turn (None: no animator, or no turn played yet)."""
-        frames = await self.replay_frames(channel_id)
-        if self.animator is None or not frames:
-            return None
-        return await asyncio.to_thread(self.animator, frames)
+    async def replay_gif(self, channel_id: int, max_bytes: int,
+                         on_wait: Callable[[], Awaitable[None]] | None = None) -> Replay | None:
+        """The game so far as an animated GIF of at most `max_bytes`, one frame per turn or as many as fit (None: no
+        animator, or no turn played yet). The moves are replayed and drawn in a worker thread, one replay at a time
+        per server (`on_wait()` is told when this one waits its turn); a picture of the same version is reused."""
+        game, state = await self.current(channel_id)
+        if state is None:
+            raise RuleError("E_NOT_STARTED")
+        return await self._replays.replay(game.guild_id, (game.id, game.version), lambda: self._full_record(game),
+                                          max_bytes, on_wait)
 
     async def stats(self, guild_id: int) -> dict[str, dict[int, list[tuple[int, bool]]]]:
         """Per game, each human's (place, won) in the server's finished games; a draw places but wins nothing.

@@ -274,6 +274,12 @@ def fill_of(state: RiskState, tid: str) -> RGB:
 def render(state: RiskState, events: Sequence[Event] = (), *, locale: str = "en",
            away: frozenset[int] = frozenset()) -> bytes:
     """The board as PNG bytes: pure and synchronous; the same state and events always give the same bytes."""
+    return draw(state, events, locale=locale, away=away).png()
+
+
+def draw(state: RiskState, events: Sequence[Event] = (), *, locale: str = "en",
+         away: frozenset[int] = frozenset()) -> Canvas:
+    """The board drawn on its palette canvas, before it is encoded."""
     b = board()
     last = LastTurn.of(events)
     names = Names(state, locale)
@@ -294,7 +300,7 @@ def render(state: RiskState, events: Sequence[Event] = (), *, locale: str = "en"
     _banner(canvas, b, state, last, names, locale)
     _legend(canvas, b, state, entries, names, locale, away)
     _key(canvas, b, -(-len(entries) // LEGEND_COLUMNS), locale)
-    return canvas.png()
+    return canvas
 
 
 def _recolour(b: Board, state: RiskState, last: LastTurn, legend_rows: int) -> Canvas:

@@ -298,6 +298,12 @@ def protected(state: WQState, d: WQData) -> int | None:
 def render(state: WQState, events: Sequence[Event] = (), *, locale: str = "en",
            away: frozenset[int] = frozenset()) -> bytes:
     """The board as PNG bytes: pure and synchronous; the same state and events always give the same bytes."""
+    return draw(state, events, locale=locale, away=away).png()
+
+
+def draw(state: WQState, events: Sequence[Event] = (), *, locale: str = "en",
+         away: frozenset[int] = frozenset()) -> Canvas:
+    """The board drawn on its palette canvas, before it is encoded."""
     b = board()
     last = LastTurn.of(events, b.data)
     names = Names(state, locale)
@@ -318,7 +324,7 @@ def render(state: WQState, events: Sequence[Event] = (), *, locale: str = "en",
     _banner(canvas, b, state, last, names, locale)
     _legend(canvas, b, state, names, locale, away)
     _key(canvas, b, state, locale)
-    return canvas.png()
+    return canvas
 
 
 def _recolour(b: Board, state: WQState, last: LastTurn, legend_rows: int) -> Canvas:

@@ -23,6 +23,7 @@ def run(script: str, *args: str) -> str:
     ("engine.py", ["--games", "2"], r"games per second \(one core\): \d"),
     ("wizards_quest.py", ["--games", "1"], r"baseline: [\d.]+ games/s"),
     ("render.py", ["--renders", "2"], r"PNG: median \d+ KB"),
+    ("replay.py", ["--turns", "3"], r"Wizard's Quest, 3 turns \(\d+ actions\): [\d.]+ s .*, 3 frames .*, [\d.]+ MB"),
     ("floor.py", ["--games", "1"], r"the engine: [\d.]+ games/s"),
     ("fingerprint.py", ["--seeds", "1"], r"14 games, fingerprint [0-9a-f]{16}"),
 ])

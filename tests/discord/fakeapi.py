@@ -469,6 +469,9 @@ class FakeAPI:
             if call.ids.get("app_id") is not None:
                 raise FakeHTTPError(404, 10015, "Unknown Webhook")
             raise FakeHTTPError(404, 10062, "Unknown interaction")
+        limit = record.payload.get("attachment_size_limit")
+        if limit is not None and any(len(upload.data) > limit for upload in call.files.values()):
+            raise FakeHTTPError(413, 40005, "Request entity too large")  # the interaction's upload limit
         return record
 
     def _callback(self, call: Call) -> Reply:

@@ -226,12 +226,16 @@ def command_options(path: Sequence[str], options: Mapping[str, Any] | None = Non
 
 def interaction(type: int, *, app_id: str, channel: dict, user: dict, data: dict | None = None,
                 message: dict | None = None, guild: Mapping[str, Any] | None = None, id: str | None = None,
-                token: str | None = None, app_permissions: int = ALL_PERMISSIONS, locale: str = "en-US") -> dict:
-    """Return an INTERACTION_CREATE payload; `user` is a member payload (guild) or a user payload (DM)."""
+                token: str | None = None, app_permissions: int = ALL_PERMISSIONS, locale: str = "en-US",
+                attachment_size_limit: int = 10 * 1024 * 1024) -> dict:
+    """Return an INTERACTION_CREATE payload; `user` is a member payload (guild) or a user payload (DM).
+
+    `attachment_size_limit` is the largest file the bot may upload in answer (it depends on the server's boosts).
+    """
     interaction_id = id or snowflake()
     payload: dict[str, Any] = {
         "id": interaction_id, "application_id": app_id, "type": type,
-        "token": token or f"token-{interaction_id}", "version": 1, "attachment_size_limit": 10 * 1024 * 1024,
+        "token": token or f"token-{interaction_id}", "version": 1, "attachment_size_limit": attachment_size_limit,
         "channel_id": channel["id"], "channel": channel, "app_permissions": str(app_permissions), "locale": locale,
         "entitlements": [], "entitlement_sku_ids": [],
     }

@@ -257,6 +257,15 @@ async def test_layer2_deferred_command_with_followup(h: DispatchHarness) -> None
     assert private.ephemeral and private.content == "rendered"
 
 
+async def test_layer2_a_file_over_the_interactions_upload_limit_is_refused(h: DispatchHarness) -> None:
+    """Like Discord, the fake refuses a file larger than the payload's attachment_size_limit (413, code 40005)."""
+    result = await h.slash("slow", attachment_size_limit=len(PNG) - 1, raise_errors=False)
+    error = result.errors[0]
+    assert isinstance(error, app_commands.CommandInvokeError) and isinstance(error.original, discord.HTTPException)
+    assert error.original.status == 413 and error.original.code == 40005
+    assert (await h.slash("slow", attachment_size_limit=len(PNG))).files[0].data == PNG
+
+
 async def test_layer2_followup_after_a_deleted_placeholder_is_a_new_private_message(h: DispatchHarness) -> None:
     """As on Discord: once the "thinking…" placeholder is deleted, an ephemeral followup is its own message."""
     result = await h.slash("regret")

@@ -426,6 +426,9 @@ async def test_the_service_keeps_a_bounded_number_of_states_in_memory(tmp_path: 
 
 # ---------------------------------------------------------------- replay GIF
 
+LIMIT = 10 * 1024 * 1024
+"""Discord's upload limit for a server without boosts."""
+
 
 async def test_the_replay_gif_holds_one_frame_per_turn(table: Table) -> None:
     await table.service.new_game(CHANNEL, GUILD, seat(ALICE), "risk", {"setup": "random_deal",
@@ -435,21 +438,29 @@ async def test_the_replay_gif_holds_one_frame_per_turn(table: Table) -> None:
     await table.service.start(CHANNEL, ALICE)
     ruleset = get("risk")
     state = await table.state()
-    while state.turn < 4:
-        for action in ruleset.timeout_actions(state, ALICE):  # type: ignore[attr-defined]
-            state = (await table.service.act(CHANNEL, ALICE, action.model_dump(exclude={"player"}))).state
-            assert isinstance(state, RiskState)
-    frames = await table.service.replay_frames(CHANNEL)
-    assert len(frames) == state.turn
-    gif = await table.service.replay_gif(CHANNEL)
-    assert gif is not None
-    image = Image.open(io.BytesIO(gif))
+
+    async def play_to(turn: int) -> RiskState:
+        state = await table.state()
+        while state.turn < turn:
+            for action in ruleset.timeout_actions(state, ALICE):  # type: ignore[attr-defined]
+                state = (await table.service.act(CHANNEL, ALICE, action.model_dump(exclude={"player"}))).state
+                assert isinstance(state, RiskState)
+        return state
+
+    state = await play_to(4)
+    made = await table.service.replay_gif(CHANNEL, LIMIT)
+    assert made is not None and (made.turns, made.shown, made.step) == (state.turn, state.turn, 1)
+    image = Image.open(io.BytesIO(made.gif))
     assert image.format == "GIF" and image.n_frames == state.turn and image.width == 800
+    assert await table.service.replay_gif(CHANNEL, LIMIT) is made, "the same version's picture is reused"
+    state = await play_to(state.turn + 1)
+    again = await table.service.replay_gif(CHANNEL, LIMIT)
+    assert again is not None and again.turns == state.turn > made.turns, "a game that moved on is replayed anew"
 
 
 async def test_nothing_to_replay_before_the_first_turn(table: Table) -> None:
     await three_humans(table.service)
-    assert await table.service.replay_gif(CHANNEL) is None
+    assert await table.service.replay_gif(CHANNEL, LIMIT) is None
 
 
 def test_reseat_refuses_ai_ids() -> None:
