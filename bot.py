@@ -92,7 +92,8 @@ class GameMasterBot(commands.Bot):
 
     def __init__(self, settings: Settings) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None, tree_cls=GuardedTree)
+                         help_command=None, tree_cls=GuardedTree,
+                         allowed_mentions=discord.AllowedMentions.none())  # each post says whom it pings
         self.settings = settings
         self.limiter = RateLimiter(settings.rate_limit_per_minute, settings.rate_limit_burst)
         self.store: Store | None = None

@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from engine.core.errors import RuleError
-from engine.core.i18n import translate
+from engine.core.i18n import mention, translate
 from engine.core.models import Decision, Event, GameState, Seat
 from engine.core.ruleset import Ruleset
 from engine.games import get
@@ -47,8 +47,11 @@ def seat_for(user: discord.abc.User, colour: str | None = None) -> Seat:
 
 def who(pid: int, state: GameState | None) -> str:
     """A mention for a human seat, the name for an AI seat."""
-    if pid >= AI_ID_LIMIT:
-        return f"<@{pid}>"
+    return mention(pid) if pid >= AI_ID_LIMIT else state_name(pid, state)
+
+
+def state_name(pid: int, state: GameState | None) -> str:
+    """A seat's name as the game knows it, shown as typed."""
     name = getattr(state, "name", None)
     return name(pid) if callable(name) else f"AI {pid}"
 
@@ -103,9 +106,12 @@ def locale_of(interaction: discord.Interaction) -> str:
 
 
 async def reply(interaction: discord.Interaction, content: str, *, ephemeral: bool = False,
-                view: discord.ui.View | None = None, files: Sequence[discord.File] = ()) -> None:
-    """Answer an interaction whether or not it was deferred or answered already."""
-    kwargs: dict[str, object] = {"ephemeral": ephemeral, "files": list(files)}
+                view: discord.ui.View | None = None, files: Sequence[discord.File] = (),
+                allowed_mentions: discord.AllowedMentions | None = None) -> None:
+    """Answer an interaction whether or not it was deferred or answered already; it pings nobody unless
+    `allowed_mentions` says whom."""
+    kwargs: dict[str, object] = {"ephemeral": ephemeral, "files": list(files),
+                                 "allowed_mentions": allowed_mentions or discord.AllowedMentions.none()}
     if view is not None:
         kwargs["view"] = view
     if interaction.response.is_done():
@@ -209,45 +215,140 @@ def timestamp(when: float, style: str = "R") -> str:
 
 
 def ping(ruleset: Ruleset, state: GameState, decision: Decision, locale: str = "en",
-         due: float | None = None) -> str:
-    """The line that tells a seat what to decide next, with its deadline when it has one."""
+         due: float | None = None, mention: bool = True) -> str:
+    """The line that tells a seat what to decide next, with its deadline when it has one; without `mention`,
+    the seat is named instead of mentioned."""
     what = ruleset.prompt(decision, state, locale)
+    player = who(decision.player, state) if mention else state_name(decision.player, state)
     if due is not None:
-        return translate("decision.deadline", locale, player=who(decision.player, state), what=what,
-                         due=timestamp(due))
-    return translate("decision.ping", locale, player=who(decision.player, state), what=what)
+        return translate("decision.deadline", locale, player=player, what=what, due=timestamp(due))
+    return translate("decision.ping", locale, player=player, what=what)
 
 
 ROUND_EVENT = "round_started"
 """Opens a game's automated round phases; they and their dice make one message, up to the next turn."""
+KEPT = frozenset({"eliminated", "player_left", "game_won", "game_over"})
+"""Events told in full even within the turns AI seats play."""
+SHORT = 2
+"""An AI seat's turn that narrates in at most this many lines is told in full; a longer one in one summary line."""
 
 
-def sections(outcome: Outcome) -> list[list[str]]:
-    """The outcome's public lines, grouped so that each round's automated phases are one message of their own."""
-    groups: list[list[Event]] = [[]]
-    for event in outcome.events:
-        if event.type == ROUND_EVENT or (event.type == TURN_EVENT and groups[-1] and
-                                         groups[-1][0].type == ROUND_EVENT):
-            groups.append([])
-        groups[-1].append(event)
-    return [lines for group in groups if (lines := narrate(outcome, group))]
+def humans_in(outcome: Outcome) -> list[int]:
+    """The human seats still playing after the outcome."""
+    state = outcome.state
+    return [p for p in outcome.ruleset.alive(state) if p >= AI_ID_LIMIT] if state is not None else []
 
 
-def outcome_messages(outcome: Outcome, lead: str | None = None, locale: str = "en") -> list[str]:
-    """What happened (a round's automated phases in a message of their own), then a ping for each seat that
-    must decide next; every message within Discord's length limit."""
-    blocks = sections(outcome) or [[]]
+class Story:
+    """The outcome's public lines as message blocks, built step by step: the humans' own moves in full, each
+    turn an AI seat or a stand-in played in one line, and a round's automated phases in a message of their own."""
+
+    def __init__(self, outcome: Outcome, locale: str) -> None:
+        self.outcome, self.locale = outcome, locale
+        self.blocks: list[list[str]] = [[]]
+        self.told: list[Event] = []
+        """Events of the humans' own moves (and of automated phases), narrated together so that battles on one
+        front share a line."""
+        self.ai: list[Event] = []
+        self.ai_player = 0
+        self.in_round = False
+        self.turn: Event | None = None
+        """A turn's opening event, held until the turn's first move says who plays it: a human or an AI."""
+
+    def add(self, step_actor: int, ai: bool, event: Event) -> None:
+        if event.type == ROUND_EVENT or (event.type == TURN_EVENT and self.in_round):
+            self.flush()
+            self.blocks.append([])
+            self.in_round = event.type == ROUND_EVENT
+        elif event.type == TURN_EVENT:
+            self.flush()
+        if event.type == TURN_EVENT:
+            self.turn = event
+            return
+        if ai and not self.in_round:
+            player = getattr(self.turn, "player", step_actor)
+            if self.ai_player != player:
+                self.flush(keep_turn=True)
+            self.ai += [self.turn, event] if self.turn is not None else [event]
+            self.ai_player, self.turn = player, None
+        else:
+            self.flush_ai()
+            self.told += [self.turn, event] if self.turn is not None else [event]
+            self.turn = None
+
+    def flush(self, keep_turn: bool = False) -> None:
+        """Narrate what is buffered; `keep_turn` holds a turn's opening for the moves that follow it."""
+        self.flush_ai()
+        if self.turn is not None and not keep_turn:
+            self.told.append(self.turn)
+            self.turn = None
+        self.blocks[-1].extend(narrate(self.outcome, self.told))
+        self.told = []
+
+    def flush_ai(self) -> None:
+        if not self.ai:
+            return
+        self.blocks[-1].extend(narrate(self.outcome, self.told))
+        self.told = []
+        lines = narrate(self.outcome, self.ai)
+        if len(lines) > SHORT and self.outcome.state is not None:
+            lines = [self.outcome.ruleset.summary(self.ai_player, self.ai, self.outcome.state, self.locale),
+                     *narrate(self.outcome, [e for e in self.ai if e.type in KEPT])]
+        self.blocks[-1].extend(lines)
+        self.ai = []
+
+
+def story(outcome: Outcome, locale: str = "en") -> list[list[str]]:
+    """The outcome's public lines, in message blocks (see Story). When no human is left to play, everything the
+    AI seats played after the last human's move is one summary, with the eliminations and the result."""
+    steps = outcome.steps
+    last_human = max((k for k, step in enumerate(steps) if not step.ai), default=-1)
+    rest = steps[last_human + 1:]
+    turns = sum(e.type == TURN_EVENT for step in rest for e in step.events)
+    alone = not humans_in(outcome) and turns > 1
+    built = Story(outcome, locale)
+    for step in steps[:last_human + 1] if alone else steps:
+        for event in step.events:
+            built.add(step.actor, step.ai, event)
+    built.flush()
+    blocks = [block for block in built.blocks if block]
+    if alone:
+        kept = [e for step in rest for e in step.events if e.type in KEPT]
+        blocks.append([translate("summary.rest", locale, turns=turns), *narrate(outcome, kept)])
+    return blocks
+
+
+def to_ping(outcome: Outcome, actor: int | None = None) -> set[int]:
+    """The seats a post about the outcome pings: humans whose decision is new, never the one who just acted."""
+    if outcome.state is None or outcome.winners is not None:
+        return set()
+    return {d.player for d in outcome.pending
+            if d.player >= AI_ID_LIMIT and d.player != actor and d.player not in (outcome.waiting_before or ())}
+
+
+def outcome_messages(outcome: Outcome, lead: str | None = None, locale: str = "en",
+                     actor: int | None = None) -> list[str]:
+    """What happened, then who must decide next (a mention only for those `to_ping`); every message within
+    Discord's length limit."""
+    blocks = story(outcome, locale) or [[]]
     blocks[0][:0] = [lead] if lead else []
     if outcome.new_host is not None:
         blocks[-1].append(translate("table.new_host", locale, player=who(outcome.new_host, outcome.state)))
     if outcome.state is not None and outcome.winners is None:
+        pinged = to_ping(outcome, actor)
         seen: set[int] = set()
         for decision in outcome.pending:
             if decision.player not in seen:
                 seen.add(decision.player)
                 blocks[-1].append(ping(outcome.ruleset, outcome.state, decision, locale,
-                                       outcome.deadlines.get(decision.player)))
+                                       outcome.deadlines.get(decision.player), decision.player in pinged))
     return [message for block in blocks for message in chunks(block)]
+
+
+def mentions(users: set[int]) -> discord.AllowedMentions:
+    """Let a post ping exactly these users, and nobody else (no @everyone, no roles)."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(id=u) for u in sorted(users)])
 
 
 BOARD_EVENTS = frozenset({TURN_EVENT, "conquered", "game_won", "game_over", "setup_finished"})
@@ -267,15 +368,17 @@ async def board_post(service: GameService, outcome: Outcome, always: bool = Fals
 
 
 async def announce(channel: discord.abc.Messageable, outcome: Outcome, service: GameService,
-                   lead: str | None = None, always_board: bool = False) -> None:
-    """Post what happened, then ping whoever must decide next (RISK-ERR-3: successes are public)."""
+                   lead: str | None = None, always_board: bool = False, actor: int | None = None,
+                   also_ping: Iterable[int] = ()) -> None:
+    """Post what happened, then ping whoever must decide next (RISK-ERR-3: successes are public); `actor` is
+    who caused it (never pinged about it), `also_ping` whom the lead addresses."""
     files, text = await board_post(service, outcome, always_board)
-    messages = outcome_messages(outcome, lead) + text
+    messages = outcome_messages(outcome, lead, actor=actor) + text
+    allowed = mentions(to_ping(outcome, actor) | set(also_ping))
     try:
         for index, message in enumerate(messages):
             last = index == len(messages) - 1
-            await channel.send(message, files=files if last else [],
-                               allowed_mentions=discord.AllowedMentions(users=True))
+            await channel.send(message, files=files if last else [], allowed_mentions=allowed)
     except discord.HTTPException as err:  # the game is saved already; /board and /history show it
         log.warning("could not post to channel %s (game %s): %s", getattr(channel, "id", "?"), outcome.game.id, err)
 
@@ -305,7 +408,10 @@ async def respond(interaction: discord.Interaction, outcome: Outcome, lead: str 
         return
     locale = locale_of(interaction)
     files, text = await board_post(service_of(interaction), outcome, locale=locale)
-    messages = (outcome_messages(outcome, lead, locale) or [translate("done", locale)]) + text
+    actor = interaction.user.id
+    messages = (outcome_messages(outcome, lead, locale, actor) or [translate("done", locale)]) + text
+    allowed = mentions(to_ping(outcome, actor))
     for index, message in enumerate(messages):
         last = index == len(messages) - 1
-        await reply(interaction, message, view=view if last else None, files=files if last else ())
+        await reply(interaction, message, view=view if last else None, files=files if last else (),
+                    allowed_mentions=allowed)

@@ -147,7 +147,7 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         await interaction.followup.send(lead)
         channel = interaction.channel
         assert isinstance(channel, discord.abc.Messageable)
-        await announce(channel, outcome, service, always_board=True)
+        await announce(channel, outcome, service, always_board=True)  # everyone to play is pinged
 
     @app_commands.command(name="status", description="Show this channel's game: seats, options, whose turn")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -395,7 +395,7 @@ class ConfirmButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
         if outcome is None:
             await channel.send(translate("abandon.done", locale, player=interaction.user.mention))
         else:
-            await announce(channel, outcome, service)
+            await announce(channel, outcome, service, actor=interaction.user.id)
 
 
 def confirm_view(what: str, game_id: int) -> discord.ui.View:

@@ -8,7 +8,7 @@ import logging
 import discord
 from discord.ext import commands
 
-from cogs.common import announce, service_of_bot, timestamp, who
+from cogs.common import announce, mentions, service_of_bot, timestamp, who
 from engine.core.i18n import mention, translate
 from engine.service import LOBBY_DAYS, Alarm, lobby_of
 from engine.timekeeper import Timekeeper
@@ -46,7 +46,7 @@ class Timers(commands.Cog):
             decision = next(d for d in outcome.pending if d.player == alarm.player)
             what = outcome.ruleset.prompt(decision, state)
             await channel.send(translate("timer.reminder", player=player, what=what, due=timestamp(alarm.due)),
-                               allowed_mentions=discord.AllowedMentions(users=True))
+                               allowed_mentions=mentions({alarm.player}))
             return
         clock = lobby_of(outcome.game).clock
         if alarm.kind == "absent":
@@ -55,7 +55,7 @@ class Timers(commands.Cog):
             lead = translate("timer.timeout_skip", player=player)
         else:
             lead = translate("timer.timeout", player=player)
-        await announce(channel, outcome, service_of_bot(self.bot), lead=lead)
+        await announce(channel, outcome, service_of_bot(self.bot), lead=lead, also_ping={alarm.player})
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -119,6 +119,14 @@ class Outcome:
     """Set when the host left the game and the host's powers passed to this seat."""
     deadlines: dict[int, float] = field(default_factory=dict)
     """When each pending human seat's clock runs out (epoch seconds)."""
+    waiting_before: frozenset[int] | None = None
+    """The seats whose decision was pending before the command: a post about it pings only the others. Unless
+    given, the seats pending in the state the outcome starts from."""
+
+    def __post_init__(self) -> None:
+        if self.waiting_before is None:
+            state = self.state
+            self.waiting_before = frozenset(d.player for d in self.ruleset.pending(state)) if state else frozenset()
 
     @property
     def events(self) -> list[Event]:
@@ -340,7 +348,7 @@ class GameService:
                                                 state=state.model_dump_json(), status="running")
             await self.store.delete_timers(game.id)  # the lobby's expiry
             self._forget_clocks(game.id)
-            outcome = Outcome(game=game, ruleset=ruleset, state=state,
+            outcome = Outcome(game=game, ruleset=ruleset, state=state, waiting_before=frozenset(),
                               steps=[Step(seq=0, actor=0, action=Action(type="start", player=by), events=events,
                                           ai=False)])
             await self._after(outcome, lobby)

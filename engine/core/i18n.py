@@ -66,6 +66,10 @@ def _value(value: Any, locale: str) -> str:
     return _number(value)
 
 
+NAMED = 3
+"""A summary names at most this many things of a kind (conquests, captures), and only counts more."""
+
+
 def and_list(items: list[str], locale: str = DEFAULT_LOCALE) -> str:
     """`a`, `a and b`, `a, b and c` in the locale's own words (CLDR's list patterns, in the catalogue)."""
     if len(items) <= 1:

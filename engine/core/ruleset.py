@@ -70,6 +70,10 @@ class Ruleset(Protocol):
         """The public sentence for an event (None for a private one)."""
         ...
 
+    def summary(self, player: int, events: Sequence[Event], state: GameState, locale: str = "en") -> str:
+        """One line for a turn `player` let an AI play, from that turn's public events."""
+        ...
+
     def prompt(self, decision: Decision, state: GameState, locale: str = "en") -> str:
         """What the deciding seat is asked to do, in words."""
         ...

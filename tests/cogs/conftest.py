@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -122,3 +123,24 @@ async def restore(h: DispatchHarness, saved: Stored) -> None:
         await db.execute("DELETE FROM timers")
         await db.executemany("INSERT INTO timers (id, game_id, kind, due_at, payload, player) "
                              "VALUES (?, ?, ?, ?, ?, ?)", saved.timers)
+
+
+MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def pinged(result: InteractionResult) -> set[int]:
+    """The users the bot's posts in `result` ping, as Discord decides: mentioned in the content and let through
+    by the post's allowed_mentions (Discord's default, with none given, lets every mention through)."""
+    found: set[int] = set()
+    for request in result.requests:
+        body = request.json if isinstance(request.json, dict) else {}
+        body = body.get("data") or body if "type" in body else body
+        if not isinstance(body, dict):
+            continue
+        named = {int(x) for x in MENTION.findall(body.get("content") or "")}
+        allowed = body.get("allowed_mentions")
+        if allowed is None or "users" in allowed.get("parse", []):
+            found |= named
+        else:
+            found |= named & {int(u) for u in allowed.get("users", [])}
+    return found

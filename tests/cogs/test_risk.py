@@ -9,7 +9,7 @@ import pytest
 from engine.games.risk import RiskState
 from engine.games.risk.mapdata import classic
 from engine.games.risk.state import Interrupt, Phase
-from tests.cogs.conftest import put_state, refused, start_game, state_of, uid
+from tests.cogs.conftest import pinged, put_state, refused, start_game, state_of, uid
 from tests.discord.harness import DispatchHarness
 from tests.discord.payloads import action_row, button_component, message
 
@@ -177,6 +177,34 @@ async def test_fortify_and_end_turn_pass_the_turn_with_a_ping(h: DispatchHarness
     assert f"<@{nxt}>" in done.content, "the next player is pinged"
     assert [f.filename for f in done.files] == ["board.png"], "the board is posted after every turn"
     assert (await state_of(h)).current == nxt
+
+
+async def test_only_a_player_whose_turn_it_newly_is_gets_pinged(h: DispatchHarness) -> None:
+    """Item 18 of #13: 379 of 490 replies mentioned the player who had just acted."""
+    members, base = await three_players(h)
+    me, nxt = base.players[0].id, base.players[1].id
+    await put_state(h, scenario(base, phase=Phase.REINFORCE, pool=3, owner={"alaska": me, "alberta": me}))
+    placed = await h.slash("risk", "place", options={"territory": "alaska", "count": 1}, user=members[0])
+    assert pinged(placed) == set() and f"<@{me}>" not in placed.content, "the one who acts is named, not pinged"
+    assert "place 2 armies" in placed.content.lower()
+    await h.slash("risk", "place", options={"territory": "alaska", "count": 2}, user=members[0])
+    ended = await h.slash("risk", "endturn", user=members[0])
+    assert pinged(ended) == {nxt} and f"<@{nxt}>" in ended.content
+    refused(await h.slash("risk", "endturn", user=members[0]), "not your turn")
+    again = await h.slash("risk", "place", options={"territory": next(t for t, o in (await state_of(h)).owner.items()
+                                                                        if o == nxt), "count": 1}, user=members[1])
+    assert pinged(again) == set(), "a player still deciding is not pinged again"
+
+
+async def test_a_name_that_mentions_someone_pings_nobody(h: DispatchHarness) -> None:
+    members, base = await three_players(h)
+    me = base.players[0].id
+    odd = base.model_copy(update={"players": [p.model_copy(update={"name": "@everyone <@42>"}) if p.id == me else p
+                                              for p in base.players]})
+    await put_state(h, scenario(odd, owner={"alaska": me, "alberta": me}, armies={"alaska": 5}))
+    done = await h.slash("risk", "fortify", options={"source": "alaska", "target": "alberta", "count": 4},
+                         user=members[0])
+    assert 42 not in pinged(done) and "@everyone" not in done.content.replace("\\@everyone", "")
 
 
 async def test_a_retried_interaction_is_applied_once(h: DispatchHarness) -> None:

@@ -372,3 +372,46 @@ async def test_a_live_wizards_quest_export_shows_no_decoy(h: DispatchHarness) ->
     kinds = [t["kind"] for t in public["position"]["treasures"]]
     assert kinds and all(kind is None for kind in kinds)
     assert all(json.dumps(a) not in json.dumps(public) for a in hides)
+
+
+async def test_ai_turns_are_summed_up_in_a_line_each(h: DispatchHarness) -> None:
+    """Item 19 of #13: an AI turn is one short line; its dice stay in /history."""
+    ada = h.add_member("Ada")
+    await h.slash("game", "new", options={"game": "risk", "setup": "random_deal", "placement": "bulk_sequential"},
+                  user=ada)
+    for _ in range(3):
+        await h.slash("game", "add-ai", user=ada)
+    await h.slash("game", "start", user=ada)
+    service = h.bot.service  # type: ignore[attr-defined]
+    ruleset = get("risk")
+    state = await state_of(h)
+    played = []
+    while len(played) < 2 and ruleset.winners(state) is None:  # Ada plays two turns as the AI would
+        action = ruleset.policy("baseline").choose(state, uid(ada), random.Random(state.seq))
+        if action.type in ("attack", "end_attack", "fortify", "end_turn"):  # she never attacks
+            played.append(await h.slash("risk", "endturn", user=ada))
+        else:
+            await service.act(channel_id(h), uid(ada), action.model_dump(exclude={"player"}))
+        state = await state_of(h)
+    told = "\n".join(r.content for r in played)
+    ai_lines = [line for line in told.splitlines() if line.startswith("🤖 ")]
+    assert len(ai_lines) >= 3 and all(len(line) < 300 for line in ai_lines)
+    assert "(AI)" in ai_lines[0] and "the attacker rolls" not in told, "AI battles are not narrated one by one"
+
+
+async def test_a_game_left_to_the_ai_seats_is_one_summary_and_the_final_board(h: DispatchHarness) -> None:
+    """One human and five AIs: the human resigns, and the AIs play the game out in one short post."""
+    ada = h.add_member("Ada")
+    await h.slash("game", "new", options={"game": "risk", "setup": "random_deal"}, user=ada)
+    for _ in range(5):
+        await h.slash("game", "add-ai", user=ada)
+    await h.slash("game", "start", user=ada)
+    ask = await h.slash("game", "resign", user=ada)
+    yes = next(c for c in ask.response.custom_ids() if c.endswith(":yes"))
+    resigned = await h.button(yes, user=ada, message=ask.response)
+    posts = resigned.channel_messages
+    text = "\n".join(m.content for m in posts)
+    assert get("risk").winners(await state_of(h)) is not None
+    assert len(posts) <= 3 and len(text) < 3000, (len(posts), len(text))
+    assert "played the rest of the game" in text and "wins" in text
+    assert [f.filename for m in posts for f in m.files] == ["board.png"]

@@ -17,7 +17,7 @@ from engine.games.risk.events import EVENT_ADAPTER
 from engine.games.risk.mapdata import RiskMap, classic
 from engine.games.risk.position import check_position
 from engine.games.risk.state import NEUTRAL, Phase, RiskOptions, RiskState
-from engine.games.risk.text import narrate, prompt, text_board
+from engine.games.risk.text import narrate, prompt, summary, text_board
 from engine.games.risk.view import view
 
 
@@ -84,6 +84,10 @@ class RiskRuleset:
     def narrate(self, event: Event, state: GameState, locale: str = "en") -> str | None:
         assert isinstance(state, RiskState)
         return narrate(event, state, self.board, locale)
+
+    def summary(self, player: int, events: Sequence[Event], state: GameState, locale: str = "en") -> str:
+        assert isinstance(state, RiskState)
+        return summary(player, events, state, self.board, locale)
 
     def prompt(self, decision: Decision, state: GameState, locale: str = "en") -> str:
         assert isinstance(state, RiskState)

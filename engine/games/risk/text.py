@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.core.errors import RuleError
-from engine.core.i18n import and_list, translate
+from engine.core.i18n import NAMED, and_list, translate
 from engine.core.models import Decision, Event
 from engine.games.risk import events as E
 from engine.games.risk.mapdata import RiskMap, classic
@@ -111,6 +113,35 @@ def narrate(event: Event, s: RiskState, board: RiskMap | None = None, locale: st
                 text += " " + translate("risk.event.missions_revealed", locale, missions=shown)
             return text
     return None
+
+
+def summary(player: int, events: Sequence[Event], s: RiskState, board: RiskMap | None = None,
+            locale: str = "en") -> str:
+    """One line for a turn an AI seat or a stand-in played (the details stay in /history)."""
+    b = board or classic()
+    mine = [e for e in events if getattr(e, "player", None) == player]
+    parts: list[str] = []
+    claimed = [e for e in mine if isinstance(e, E.Claimed)]
+    if claimed:
+        parts.append(translate("risk.summary.claimed", locale, n=len(claimed)))
+    traded = sum(e.value for e in mine if isinstance(e, E.CardsTraded))
+    if traded:
+        parts.append(translate("risk.summary.traded", locale, n=traded))
+    placed = sum(e.count for e in mine if isinstance(e, E.Placed))
+    if placed:
+        parts.append(translate("risk.summary.placed", locale, n=placed))
+    conquered = [b.territory[e.target].name for e in mine if isinstance(e, E.Conquered)]
+    battles = sum(1 for e in mine if isinstance(e, E.Battle))
+    if conquered:
+        parts.append(translate("risk.summary.conquered", locale, n=len(conquered), battles=battles,
+                               named="yes" if len(conquered) <= NAMED else "no",
+                               territories=and_list(conquered, locale)))
+    elif battles:
+        parts.append(translate("risk.summary.attacked", locale, battles=battles))
+    if any(isinstance(e, E.Moved) and e.kind == "fortify" for e in mine):
+        parts.append(translate("risk.summary.fortified", locale))
+    what = and_list(parts, locale) if parts else translate("risk.summary.nothing", locale)
+    return translate("summary.turn", locale, player=s.name(player), what=what)
 
 
 def losses(attacker: int, defender: int) -> str:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from engine.core.i18n import and_list, inert, msg, translate
+from collections.abc import Sequence
+
+from engine.core.i18n import NAMED, and_list, inert, msg, translate
 from engine.core.models import Decision, Event
 from engine.games.wizards_quest import board as B
 from engine.games.wizards_quest import events as E
@@ -163,6 +165,30 @@ def narrate(event: Event, s: WQState, d: WQData, locale: str = "en") -> str | No
         case E.GameOver():
             return tr("." + event.reason, players=", ".join(s.name(p) for p in event.winners))
     return None
+
+
+def summary(player: int, events: Sequence[Event], s: WQState, d: WQData, locale: str = "en") -> str:
+    """One line for a turn an AI seat or a stand-in played (the details stay in /history)."""
+    mine = [e for e in events if getattr(e, "player", None) == player]
+    parts: list[str] = []
+    for kind, count in (("claimed", sum(isinstance(e, E.Claimed) for e in mine)),
+                        ("placed", sum(sum(e.placements.values()) for e in mine if isinstance(e, E.Placed))),
+                        ("cards", sum(isinstance(e, E.CardPlayed) for e in mine))):
+        if count:
+            parts.append(translate(f"wq.summary.{kind}", locale, n=count))
+    captured = [label(e.target, d) for e in mine if isinstance(e, E.Captured)]
+    battles = [e for e in mine if isinstance(e, E.Battle)]
+    won = sum(e.attacker_won for e in battles)
+    if captured:
+        parts.append(translate("wq.summary.captured", locale, n=len(captured),
+                               named="yes" if len(captured) <= NAMED else "no", locations=and_list(captured, locale)))
+    if battles:
+        parts.append(translate("wq.summary.battles", locale, n=len(battles), won=won))
+    parts += [translate(f"wq.summary.beaten.{e.beast}", locale) for e in mine if isinstance(e, E.BeastBeaten)]
+    parts += [translate("wq.summary.treasure", locale, kind=msg(f"wq.treasure.{e.kind}"))
+              for e in mine if isinstance(e, E.TreasureRetrieved)]
+    what = and_list(parts, locale) if parts else translate("wq.summary.nothing", locale)
+    return translate("summary.turn", locale, player=_who(s, player, locale), what=what)
 
 
 def prompt(decision: Decision, s: WQState, d: WQData, locale: str = "en") -> str:
