@@ -13,6 +13,7 @@ import sys
 import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 # discord.py imports the deprecated audioop for voice, which the bot never uses; this must precede that import
 warnings.filterwarnings("ignore", "'audioop' is deprecated", DeprecationWarning, "discord.player")
@@ -84,7 +85,8 @@ class Settings(BaseSettings):
     """Test only: the gateway URL of a fake Discord server."""
 
 
-EXTENSIONS = ("cogs.lobby", "cogs.views", "cogs.risk", "cogs.wizards_quest", "cogs.timers", "cogs.stats")
+EXTENSIONS = ("cogs.lobby", "cogs.views", "cogs.risk", "cogs.wizards_quest", "cogs.timers", "cogs.stats",
+              "cogs.fallback")
 
 
 class GameMasterBot(commands.Bot):
@@ -98,6 +100,12 @@ class GameMasterBot(commands.Bot):
         self.limiter = RateLimiter(settings.rate_limit_per_minute, settings.rate_limit_burst)
         self.store: Store | None = None
         self.service: GameService
+        self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
+        """The persistent buttons and menus the cogs registered: a custom id matching none is out of date."""
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().add_dynamic_items(*items)
+        self.dynamic_items.extend(items)
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_path)

@@ -389,7 +389,10 @@ async def on_app_command_error(interaction: discord.Interaction, error: app_comm
     if isinstance(original, RuleError):
         await refuse(interaction, original)
         return
-    if isinstance(error, app_commands.CheckFailure):
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        log.info("a stale command list sent %s", getattr(error, "name", error))  # the client's list is old
+        message = translate("error.stale_command", locale_of(interaction))
+    elif isinstance(error, app_commands.CheckFailure):
         message = translate("error.not_allowed", locale_of(interaction))
     else:
         log.exception("command failed", exc_info=original)

@@ -40,7 +40,14 @@ class RateLimiter:
 
 
 async def admit(interaction: discord.Interaction) -> bool:
-    """True if the user may go on; otherwise they are told privately when they may, and nothing happens."""
+    """True if the user may go on; otherwise they are told privately why not (a direct message, or going too
+    fast), and nothing happens."""
+    if interaction.guild_id is None:  # every game lives in a server's channel; Discord offers none of it in DMs
+        if interaction.type is discord.InteractionType.autocomplete:
+            await interaction.response.autocomplete([])
+        elif not interaction.response.is_done():
+            await interaction.response.send_message("⚠️ " + translate("error.server_only"), ephemeral=True)
+        return False
     if interaction.type is discord.InteractionType.autocomplete:
         return True  # suggestions are read-only and cheap
     limiter: RateLimiter | None = getattr(interaction.client, "limiter", None)

@@ -39,6 +39,7 @@ COLOURS = [app_commands.Choice(name=c.capitalize(), value=c)
            for c in ("red", "blue", "green", "yellow", "black", "pink")]
 
 
+@app_commands.guild_only()
 class Lobby_(commands.GroupCog, group_name="game", group_description="Start, join and manage a game"):
     """Thin glue from /game commands to the game service."""
 
@@ -62,9 +63,9 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         turn_order="Wizard's Quest: roll for the first player every round, or keep the setup order",
         decoy="Wizard's Quest: each player also has a decoy marker; only its hider knows which is which",
         round_limit="Wizard's Quest: after this many rounds the most treasures wins (default: no limit)",
-        timer="turn deadline in hours (default 24); 1 hour or less makes a live game",
-        timeout_action="when a deadline passes: an AI stand-in plays, or the turn is completed automatically",
-        absent_after="missed turns in a row before a seat is played by the AI until /game back (default 2)",
+        timer="Turn deadline in hours (default 24); 1 hour or less makes a live game",
+        timeout_action="When a deadline passes: an AI stand-in plays, or the turn is completed automatically",
+        absent_after="Missed turns in a row before a seat is played by the AI until /game back (default 2)",
     )
     async def new(
         self, interaction: discord.Interaction, game: Literal["risk", "wizards-quest"] = "risk",
@@ -241,7 +242,7 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
                     view=confirm_view("resign", game.id))
 
     @app_commands.command(name="vote", description="Vote to end the game: every remaining player must agree")
-    @app_commands.describe(choice="draw: nobody wins · surrender: the leader wins · withdraw: take your vote back")
+    @app_commands.describe(choice="Draw: nobody wins · surrender: the leader wins · withdraw: take your vote back")
     async def vote(self, interaction: discord.Interaction,
                    choice: Literal["draw", "surrender", "withdraw"]) -> None:
         locale = locale_of(interaction)

@@ -218,6 +218,7 @@ def next_step_view(s: RiskState, front: tuple[str, str] | None) -> discord.ui.Vi
 # ---------------------------------------------------------------- the commands
 
 
+@app_commands.guild_only()
 class RiskCog(commands.GroupCog, group_name="risk", group_description="Play classic Risk"):
     """One command per Risk action; every answer about hidden information is private."""
 

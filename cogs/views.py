@@ -29,6 +29,7 @@ class Views(commands.Cog):
         return check_options(interaction)
 
     @app_commands.command(name="board", description="Show this channel's board")
+    @app_commands.guild_only()
     @app_commands.describe(view="The picture, or a text list of every territory (accessible, light on data)",
                            public="Post it for everyone instead of only you")
     async def board(self, interaction: discord.Interaction, view: Literal["map", "text"] = "map",
@@ -51,6 +52,7 @@ class Views(commands.Cog):
             await interaction.followup.send(extra, ephemeral=not public)
 
     @app_commands.command(name="history", description="What happened in this channel's game, page by page")
+    @app_commands.guild_only()
     @app_commands.describe(page="Page number; page 1 is the most recent")
     async def history(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 10_000] = 1) -> None:
         content, view = await history_page(interaction, page)

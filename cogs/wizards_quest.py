@@ -295,6 +295,7 @@ def next_step_view(s: WQState, locale: str) -> discord.ui.View | None:
 # ---------------------------------------------------------------- the commands
 
 
+@app_commands.guild_only()
 class WizardsQuestCog(commands.GroupCog, group_name="wq", group_description="Play Wizard's Quest"):
     """One command per Wizard's Quest action; hands are shown only to their owner."""
 

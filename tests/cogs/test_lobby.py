@@ -142,3 +142,41 @@ async def test_a_command_delivered_five_times_is_applied_once(h: DispatchHarness
         await h.interact(payload, raise_errors=False)
     game, _ = await h.bot.service.current(channel_id(h))  # type: ignore[attr-defined]
     assert len(game.lobby["seats"]) == 2
+
+
+async def test_game_commands_are_for_servers_only(h: DispatchHarness) -> None:
+    """Item 20 of #13: in a direct message, /game new opened a lobby nobody could join."""
+    ada = h.add_member("Ada")
+    tree = {c.name: c for c in h.bot.tree.get_commands()}
+    assert all(command.guild_only for command in tree.values()), [n for n, c in tree.items() if not c.guild_only]
+    dm = h.world.dm_channel(ada)
+    for command, path in (("game", ("new",)), ("board", ()), ("stats", ()), ("risk", ("hand",))):
+        answer = await h.slash(command, *path, options={"game": "risk"} if path == ("new",) else None, user=ada,
+                               channel=dm)
+        refused(answer, "not in direct messages")
+    assert await h.bot.service.store.live_game(int(dm["id"])) is None  # type: ignore[attr-defined]
+
+
+async def test_an_unknown_button_or_command_is_answered_privately(h: DispatchHarness) -> None:
+    """Item 21 of #13: a button of an older bot version, or a stale command list, gets a clear private answer."""
+    ada = h.add_member("Ada")
+    opened = await h.slash("game", "new", options={"game": "risk"}, user=ada)
+    payload = h.world.component("risk:retreat:7", message=opened.response.payload, user=ada)
+    pressed = await h.interact(payload)
+    assert pressed.ephemeral and "older version of the bot" in pressed.content
+    stale = await h.slash("game", "teleport", user=ada, raise_errors=False)
+    assert stale.ephemeral and "command list has changed" in stale.content
+    assert not stale.tracebacks
+
+
+async def test_every_command_and_option_description_starts_with_a_capital(h: DispatchHarness) -> None:
+    def walk(command: object) -> list[tuple[str, str]]:
+        found = [(getattr(command, "qualified_name", "?"), getattr(command, "description", ""))]
+        found += [(f"{getattr(command, 'qualified_name', '?')} {p.name}", p.description)
+                  for p in getattr(command, "parameters", [])]
+        for sub in getattr(command, "commands", []):
+            found += walk(sub)
+        return found
+
+    described = [item for command in h.bot.tree.get_commands() for item in walk(command)]
+    assert described and not [(name, text) for name, text in described if text[:1].islower()]
