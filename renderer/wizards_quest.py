@@ -479,7 +479,7 @@ def _occupant(canvas: Canvas, b: Board, state: WQState, loc: str, box: Box, fill
             disc = _badge(b.palette, look, _leader_letter(leader, locale), "", fill, size, size) if leader else None
     elif state.orcs.get(loc, 0) > 0:
         orcs = state.orcs[loc]
-        word = translate("wq.board.orc" if orcs == 1 else "wq.board.orcs", locale)
+        word = translate("wq.board.orcs", locale, n=orcs)  # the noun beside the count, in the count's plural
         piece = _orc_badge(b.palette, orcs, word, orcs >= b.data.params.frenzy_at, fill, pill_w, h, castle)
     else:
         return

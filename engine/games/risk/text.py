@@ -26,8 +26,11 @@ def text_board(s: RiskState, board: RiskMap | None = None, locale: str = "en") -
                 continue
             p = s.player(pid)
             colour = p.colour.capitalize() if p else "Grey"
-            lines.append(translate("risk.text.territory", locale, territory=b.territory[t].name,
-                                   player=s.name(pid), colour=colour, armies=s.armies.get(t, 0)))
+            i = s.interrupt
+            moving = i.min if i is not None and i.kind == "occupy" and i.target == t else None
+            lines.append(translate("risk.text.territory" if moving is None else "risk.text.moving_in", locale,
+                                   territory=b.territory[t].name, player=s.name(pid), colour=colour,
+                                   armies=s.armies.get(t, 0), min=moving))
     return "\n".join(lines)
 
 

@@ -433,6 +433,17 @@ def test_text_board_lines_grouped_by_continent() -> None:
     assert "Ontario — unclaimed" in unclaimed
 
 
+@pytest.mark.rule("RISK-DIG-37")
+def test_text_board_shows_the_armies_about_to_move_in_not_an_empty_territory() -> None:
+    s = position(phase=Phase.ATTACK, armies={"alaska": 8, "kamchatka": 3})
+    after, _ = play(s, ("attack", P1, {"source": "alaska", "target": "kamchatka", "until": "conquer"}),
+                    dice=[6, 6, 6, 1, 1, 6, 6, 6, 1])
+    assert after.interrupt is not None and after.interrupt.kind == "occupy"
+    lines = text_board(after).splitlines()
+    assert "Kamchatka — conquered by Player1 (Red): at least 3 armies about to move in" in lines
+    assert not any(line.startswith("Kamchatka") and line.endswith(" 0") for line in lines)
+
+
 # ---------------------------------------------------------------- DIG-42..47 skip-mode auto-play
 
 

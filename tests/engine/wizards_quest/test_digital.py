@@ -149,3 +149,11 @@ def test_several_placements_are_written_location_colon_count() -> None:
         with pytest.raises(RuleError) as info:
             parse_placements(garbage)
         assert info.value.code == "E_PLACEMENTS" and "3.2:4 C7:3" in info.value.message
+
+
+@pytest.mark.rule("WQ-DIG-4")
+def test_text_board_shows_a_leader_alone_without_a_count_of_no_men() -> None:
+    s = position(2, owner={"1.1": P1, "1.2": P1}, men={"1.1": 0, "1.2": 1}, hero={P1: "1.1"})
+    board = RULESET.text_board(s).splitlines()
+    assert "1.1: Player1 (Hero alone)" in board and "1.2: Player1 1 man" in board
+    assert not any("0 men" in line for line in board)
