@@ -3,10 +3,7 @@ for one action at a time, applies it and asks again, so each single answer must 
 
 from __future__ import annotations
 
-import asyncio
 from collections import Counter
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,7 +14,7 @@ from engine.games.risk import events as E
 from tests.engine.risk.helpers import BOARD, IDS, P1, P2, P3, Interrupt, Phase, new, play, position
 from tests.engine.risk.test_digital import eliminating
 from tests.engine.test_service import CHANNEL, three_humans
-from tests.engine.test_table import DAY, FakeClock, Table, open_table
+from tests.engine.test_table import DAY, Table
 
 BORDERS = ("venezuela", "argentina", "siam")
 MINE = (*BORDERS, "indonesia", "new_guinea", "western_australia", "eastern_australia")
@@ -100,15 +97,6 @@ def test_setup_timeouts_one_at_a_time_are_the_whole_list(options: dict[str, Any]
 # ---------------------------------------------------------------- the service: a deadline passes
 
 
-@pytest.fixture
-async def skip_table(tmp_path: Path) -> AsyncIterator[Table]:
-    t, store, task = await open_table(tmp_path / "bot.sqlite3", FakeClock())
-    await asyncio.wait_for(t.keeper.idle.wait(), 10)
-    yield t
-    task.cancel()
-    await store.close()
-
-
 async def staged(t: Table, eliminate: bool = False, **update: Any) -> tuple[RiskState, int]:
     """A three-human skip game whose stored state becomes the example position for the seat whose clock runs.
 
@@ -144,18 +132,18 @@ async def missed(t: Table, me: int) -> tuple[RiskState, dict[str, int]]:
 
 
 @pytest.mark.rule("RISK-DIG-42", "RISK-DIG-45", "RISK-DIG-47")
-async def test_a_missed_reinforcement_spreads_the_pool_round_robin(skip_table: Table) -> None:
-    s, me = await staged(skip_table)
-    end, counts = await missed(skip_table, me)
+async def test_a_missed_reinforcement_spreads_the_pool_round_robin(table: Table) -> None:
+    s, me = await staged(table)
+    end, counts = await missed(table, me)
     assert counts == SPREAD
     assert placed(s, end) == SPREAD
     assert end.current != me and end.phase is Phase.REINFORCE and end.turn == 2
 
 
 @pytest.mark.rule("RISK-DIG-42", "RISK-DIG-45", "RISK-ELIM-7")
-async def test_a_missed_elimination_placement_spreads_the_pool_round_robin(skip_table: Table) -> None:
-    s, me = await staged(skip_table, eliminate=True, phase=Phase.ATTACK, conquered_this_turn=True)
-    end, counts = await missed(skip_table, me)
+async def test_a_missed_elimination_placement_spreads_the_pool_round_robin(table: Table) -> None:
+    s, me = await staged(table, eliminate=True, phase=Phase.ATTACK, conquered_this_turn=True)
+    end, counts = await missed(table, me)
     assert counts == SPREAD
     assert placed(s, end) == SPREAD
     assert end.current != me and len(end.hands[me]) == 1, "the turn ends with the card the conquest earned"
