@@ -649,7 +649,8 @@ class GameService:
             raise RuleError("E_NOT_STARTED")
         return Outcome(game=game, ruleset=get(game.ruleset), state=self.state_of(game)), lobby_of(game)
 
-    def _host_only(self, outcome: Outcome, lobby: Lobby, by: int, moderator: bool) -> None:
+    @staticmethod
+    def _host_only(outcome: Outcome, by: int, moderator: bool) -> None:
         if by != outcome.game.host_id and not moderator:
             raise RuleError("E_NOT_HOST", host=mention(outcome.game.host_id))
 
@@ -701,7 +702,7 @@ class GameService:
         """Stop every clock until `resume`; players may still play, without deadlines (ruling 16)."""
         async with self._command(channel_id, interaction_id):
             outcome, lobby = await self._running(channel_id)
-            self._host_only(outcome, lobby, by, moderator)
+            self._host_only(outcome, by, moderator)
             if lobby.paused is not None:
                 raise RuleError("E_PAUSED")
             now = self.clock()
@@ -715,7 +716,7 @@ class GameService:
         """Restart the clocks where they stopped."""
         async with self._command(channel_id, interaction_id):
             outcome, lobby = await self._running(channel_id)
-            self._host_only(outcome, lobby, by, moderator)
+            self._host_only(outcome, by, moderator)
             if lobby.paused is None:
                 raise RuleError("E_NOT_PAUSED")
             left, lobby.paused = lobby.paused, None
@@ -738,7 +739,7 @@ class GameService:
             raise RuleError("E_DEADLINE_RANGE", low=int(MIN_DEADLINE_HOURS), high=int(MAX_DEADLINE_HOURS))
         async with self._command(channel_id, interaction_id):
             outcome, lobby = await self._running(channel_id)
-            self._host_only(outcome, lobby, by, moderator)
+            self._host_only(outcome, by, moderator)
             lobby.clock = lobby.clock.model_copy(update={"turn_hours": hours})
             await self._save_lobby(outcome, lobby)
             await self._rewind(outcome, lobby)
@@ -749,7 +750,7 @@ class GameService:
         """Remove a seat from the game; the rules decide what happens to its pieces (RISK-DIG-30, DIG-50)."""
         async with self._command(channel_id, interaction_id):
             outcome, lobby = await self._running(channel_id)
-            self._host_only(outcome, lobby, by, moderator)
+            self._host_only(outcome, by, moderator)
             assert outcome.state is not None
             if target not in outcome.ruleset.alive(outcome.state):
                 raise RuleError("E_NOT_PLAYER_TARGET", player=self._seat_name(lobby, target))
@@ -765,7 +766,7 @@ class GameService:
         """A substitute takes over a human seat: its pieces, cards and turn (the record logs the swap)."""
         async with self._command(channel_id, interaction_id):
             outcome, lobby = await self._running(channel_id)
-            self._host_only(outcome, lobby, by, moderator)
+            self._host_only(outcome, by, moderator)
             assert outcome.state is not None
             seat = lobby.seat(old)
             if seat is None or seat.ai or old not in outcome.ruleset.alive(outcome.state):
