@@ -52,7 +52,7 @@ async def test_place_in_setup_and_refusals(h: DispatchHarness) -> None:
             "during the setup placement phase")
     name = classic().territory[mine].name
     ok = await h.slash("risk", "place", options={"territory": name.lower(), "count": 2}, user=first)
-    assert not ok.ephemeral and f"places 2 on {name}" in ok.content
+    assert not ok.ephemeral and f"places 2 armies on {name}" in ok.content
     assert (await state_of(h)).armies[mine] == state.armies[mine] + 2
 
 
@@ -279,7 +279,7 @@ async def test_two_player_neutral_placement(h: DispatchHarness) -> None:
     refused(await h.slash("risk", "neutral", options={"territory": mine}, user=first),
             "The Neutral army must go on a Neutral territory")
     placed = await h.slash("risk", "neutral", options={"territory": neutral}, user=first)
-    assert f"Neutral places 1 on {classic().territory[neutral].name}" in placed.content
+    assert f"Neutral places 1 army on {classic().territory[neutral].name}" in placed.content
 
 
 @pytest.mark.rule("RISK-DIG-24", "RISK-DIG-26")
