@@ -1,0 +1,148 @@
+"""The lobby: open a game, join, leave, add AI seats, start and abandon."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pydantic import ValidationError
+
+from engine.core.errors import RuleError, first_problem, player_count_error
+from engine.core.i18n import mention
+from engine.core.models import Action, Seat
+from engine.core.ruleset import Ruleset
+from engine.games import get
+from engine.service.games import Games, lobby_of
+from engine.service.models import Outcome, Step
+from engine.store import ChannelBusy, GameRow, GuildFull, HostFull
+from engine.table import CLOCK_OPTIONS, Clock, Lobby
+
+AI_NAMES = ("Ada", "Björn", "Chiyo", "Dmitri", "Eun-ji", "Farah")
+
+
+LOBBY_DAYS = 7
+"""A lobby that has not started after this many days closes, with a notice."""
+
+
+class Lobbies(Games):
+    """Games before they start, and their end by abandon."""
+
+    async def new_game(self, channel_id: int, guild_id: int | None, host: Seat, game: str,
+                       options: dict[str, Any], ai_policy: str = "baseline",
+                       interaction_id: str | None = None) -> GameRow:
+        try:
+            ruleset = get(game)
+        except KeyError as err:
+            raise RuleError("E_UNKNOWN_GAME", game=game) from err
+        fields = ruleset.options_model.model_fields
+        own = {k: v for k, v in options.items() if k in fields or k not in CLOCK_OPTIONS}
+        try:
+            chosen = ruleset.options_model.model_validate(own).model_dump(mode="json")
+            clock = Clock.from_options({**options, **chosen})
+        except ValidationError as err:
+            option, problem = first_problem(err)
+            raise RuleError("E_BAD_OPTION", option=option, problem=problem) from err
+        lobby = Lobby(game=ruleset.name, options=chosen, seats=[host], ai_policy=ai_policy, clock=clock)
+        async with self._command(channel_id, interaction_id):
+            try:
+                row = await self.store.create_game(channel_id, guild_id, ruleset.name, host.id,
+                                                   self.seed_source(), lobby.model_dump(mode="json"),
+                                                   max_live=self.max_games_per_guild,
+                                                   max_hosted=self.max_lobbies_per_member,
+                                                   expires_at=self.clock() + LOBBY_DAYS * 86400)
+            except ChannelBusy as err:
+                raise RuleError("E_CHANNEL_BUSY") from err
+            except GuildFull as err:
+                raise RuleError("E_TOO_MANY_GAMES", most=self.max_games_per_guild) from err
+            except HostFull as err:
+                raise RuleError("E_TOO_MANY_LOBBIES", most=self.max_lobbies_per_member) from err
+            self._timers_changed()
+            return row
+
+    async def _lobby(self, channel_id: int) -> tuple[GameRow, Lobby, Ruleset]:
+        game = await self.live(channel_id)
+        if game.status != "lobby":
+            raise RuleError("E_ALREADY_STARTED")
+        ruleset = get(game.ruleset)
+        return game, lobby_of(game), ruleset
+
+    async def join(self, channel_id: int, seat: Seat, interaction_id: str | None = None) -> GameRow:
+        async with self._command(channel_id, interaction_id):
+            game, lobby, ruleset = await self._lobby(channel_id)
+            if any(s.id == seat.id for s in lobby.seats):
+                raise RuleError("E_ALREADY_JOINED")
+            _, most = ruleset.player_range(ruleset.options_model.model_validate(lobby.options))
+            if len(lobby.seats) >= most:
+                raise RuleError("E_GAME_FULL", mode=lobby.options.get("mode", ruleset.name), max=most)
+            lobby.seats.append(seat)
+            return await self.store.update_game(game, lobby=lobby.model_dump(mode="json"))
+
+    async def add_ai(self, channel_id: int, by: int, interaction_id: str | None = None) -> GameRow:
+        async with self._command(channel_id, interaction_id):
+            game, lobby, ruleset = await self._lobby(channel_id)
+            if by != game.host_id:
+                raise RuleError("E_NOT_HOST", host=mention(game.host_id))
+            _, most = ruleset.player_range(ruleset.options_model.model_validate(lobby.options))
+            if len(lobby.seats) >= most:
+                raise RuleError("E_GAME_FULL", mode=lobby.options.get("mode", ruleset.name), max=most)
+            taken = {s.id for s in lobby.seats}
+            ai_id = next(i for i in range(1, 100) if i not in taken)
+            names = {s.name for s in lobby.seats}
+            name = next((f"{n} (AI)" for n in AI_NAMES if f"{n} (AI)" not in names), f"AI {ai_id}")
+            lobby.seats.append(Seat(id=ai_id, name=name, ai=True))
+            return await self.store.update_game(game, lobby=lobby.model_dump(mode="json"))
+
+    async def leave(self, channel_id: int, user_id: int, interaction_id: str | None = None) -> GameRow | None:
+        """Leave a lobby; the host's seat passes to the next human, and an empty lobby closes."""
+        async with self._command(channel_id, interaction_id):
+            game, lobby, _ = await self._lobby(channel_id)
+            if not any(s.id == user_id for s in lobby.seats):
+                raise RuleError("E_NOT_PLAYER")
+            lobby.seats = [s for s in lobby.seats if s.id != user_id]
+            humans = [s for s in lobby.seats if not s.ai]
+            if not humans:
+                await self.store.update_game(game, status="abandoned")
+                return None
+            host = humans[0].id if user_id == game.host_id else None
+            return await self.store.update_game(game, lobby=lobby.model_dump(mode="json"), host_id=host)
+
+    async def check_start(self, channel_id: int, by: int) -> tuple[GameRow, Lobby, Ruleset]:
+        """Raise the error `start` would give, without changing anything."""
+        game, lobby, ruleset = await self._lobby(channel_id)
+        if by != game.host_id:
+            raise RuleError("E_NOT_HOST", host=mention(game.host_id))
+        options = ruleset.options_model.model_validate(lobby.options)
+        low, high = ruleset.player_range(options)
+        if not low <= len(lobby.seats) <= high:
+            raise player_count_error(lobby.options.get("mode", ruleset.name), low, high, len(lobby.seats))
+        return game, lobby, ruleset
+
+    async def start(self, channel_id: int, by: int, interaction_id: str | None = None) -> Outcome:
+        """Seat the players in random order and deal; AI seats then play until a human must decide."""
+        async with self._command(channel_id, interaction_id):
+            game, lobby, ruleset = await self.check_start(channel_id, by)
+            options = ruleset.options_model.model_validate(lobby.options)
+            seats = list(lobby.seats)
+            random.Random(game.seed).shuffle(seats)
+            state, events = ruleset.new_game(seats, options, game.seed)
+            lobby.seats = lobby.first_seats = seats
+            game = await self.store.update_game(game, lobby=lobby.model_dump(mode="json"),
+                                                state=state.model_dump_json(), status="running")
+            await self.store.delete_timers(game.id)  # the lobby's expiry
+            self._forget_clocks(game.id)
+            outcome = Outcome(game=game, ruleset=ruleset, state=state, waiting_before=frozenset(),
+                              steps=[Step(seq=0, actor=0, action=Action(type="start", player=by), events=events,
+                                          ai=False)])
+            await self._after(outcome, lobby)
+            return outcome
+
+    async def abandon(self, channel_id: int, by: int, moderator: bool, interaction_id: str | None = None) -> GameRow:
+        async with self._command(channel_id, interaction_id):
+            game = await self.live(channel_id)
+            if by != game.host_id and not moderator:
+                raise RuleError("E_NOT_HOST", host=mention(game.host_id))
+            await self.store.update_game(game, status="abandoned")
+            await self.store.delete_timers(game.id)
+            self._forget_clocks(game.id)
+            self._cache.pop(game.id, None)
+            return game

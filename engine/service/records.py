@@ -1,0 +1,102 @@
+"""Records: the export, the full record, the replay GIF, the history and the server's standings."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+from engine.core.errors import RuleError
+from engine.core.record import GameRecord, PublicEntry, PublicRecord
+from engine.games import get
+from engine.replays import TURN_EVENT, Replay
+from engine.service.games import Games, lobby_of, parse_state
+from engine.service.models import HistoryPage
+from engine.store import GameRow
+from engine.table import placements, winners_of
+
+log = logging.getLogger("gamemaster.service")
+
+
+class Records(Games):
+    """What a game leaves behind and what players may read of it."""
+
+    async def export(self, channel_id: int) -> GameRecord | PublicRecord:
+        """The record for anyone who asks: the whole record once the game is over; while it runs, only what
+        the public may see, since the seed and the logged actions would let anyone foresee every die and learn
+        every secret."""
+        game, state = await self.current(channel_id)
+        if state is None:
+            raise RuleError("E_NOT_STARTED")
+        if game.status != "running":
+            return await self._full_record(game)
+        lobby = lobby_of(game)
+        history = [PublicEntry(seq=row.seq, actor=row.actor, type=str(row.action.get("type", "?")),
+                               events=[e for e in row.events if e.get("private_to") is None])
+                   for row in await self.store.actions(game.id)]
+        return PublicRecord(game=game.ruleset, options=lobby.options, seats=lobby.first_seats or lobby.seats,
+                            position=get(game.ruleset).view(state, None), history=history)
+
+    async def record(self, channel_id: int) -> GameRecord:
+        """The whole game record (seed, options, seats, actions) that replays the game exactly: for a game that
+        is over, and for the bot's own use (the demo, replays); `export` is what players get."""
+        game, state = await self.current(channel_id)
+        if state is None:
+            raise RuleError("E_NOT_STARTED")
+        return await self._full_record(game)
+
+    async def _full_record(self, game: GameRow) -> GameRecord:
+        """The game's whole record, seed included, for replaying it inside the service: never handed out."""
+        state = self.state_of(game)
+        lobby = lobby_of(game)
+        actions = [row.action for row in await self.store.actions(game.id)]
+        return GameRecord(game=game.ruleset, seed=game.seed, options=lobby.options,
+                          seats=lobby.first_seats or lobby.seats, actions=actions, schema_version=state.schema_version)
+
+    async def replay_gif(self, channel_id: int, max_bytes: int,
+                         on_wait: Callable[[], Awaitable[None]] | None = None) -> Replay | None:
+        """The game so far as an animated GIF of at most `max_bytes`, one frame per turn or as many as fit (None: no
+        animator, or no turn played yet). The moves are replayed and drawn in a worker thread, one replay at a time
+        per server (`on_wait()` is told when this one waits its turn); a picture of the same version is reused."""
+        game, state = await self.current(channel_id)
+        if state is None:
+            raise RuleError("E_NOT_STARTED")
+        return await self._replays.replay(game.guild_id, (game.id, game.version), lambda: self._full_record(game),
+                                          max_bytes, on_wait)
+
+    async def stats(self, guild_id: int) -> dict[str, dict[int, list[tuple[int, bool]]]]:
+        """Per game, each human's (place, won) in the server's finished games; a draw places but wins nothing.
+
+        A game's standings are worked out from its state once, the first time it is counted, and stored.
+        """
+        for game in await self.store.unranked_games(guild_id):
+            try:
+                state = parse_state(game)  # not kept in the cache: finished games are read once here
+                lobby = lobby_of(game)
+                ruleset = get(game.ruleset)
+                won = set(winners_of(ruleset, state, lobby) or [])
+                places = placements(ruleset, state, lobby)
+            except (RuleError, KeyError, ValueError):
+                log.warning("game %s can't be read; /stats leaves it out", game.id)
+                continue
+            humans = set(lobby.humans())
+            await self.store.add_standings(game.id, [(seat_id, place, seat_id in won, seat_id in humans)
+                                                     for seat_id, place in places.items()])
+        table: dict[str, dict[int, list[tuple[int, bool]]]] = {}
+        for ruleset_name, user_id, place, won in await self.store.standings(guild_id):
+            table.setdefault(ruleset_name, {}).setdefault(user_id, []).append((place, won))
+        return table
+
+    async def history(self, channel_id: int, page: int, size: int) -> HistoryPage:
+        """Page `page` (1 = the latest) of the action log, each entry with the turn it belongs to."""
+        game, state = await self.current(channel_id)
+        rows = await self.store.actions(game.id)
+        pages = max(1, -(-len(rows) // size))
+        page = min(max(page, 1), pages)
+        turn, turns = 0, []
+        for row in rows:
+            turns.append(turn)
+            turn += sum(1 for e in row.events if e.get("type") == TURN_EVENT)
+        stop = len(rows) - (page - 1) * size
+        start_at = max(0, stop - size)
+        return HistoryPage(game=game, state=state, page=page, pages=pages, total=len(rows),
+                           entries=list(zip(turns[start_at:stop], rows[start_at:stop], strict=True)))
