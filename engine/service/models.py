@@ -10,8 +10,6 @@ from engine.store import ActionRow, GameRow
 
 
 @dataclass(frozen=True, slots=True)
-
-
 class Step:
     """One applied action with its events: a human's, or an AI seat's answering after it."""
 
@@ -23,8 +21,6 @@ class Step:
 
 
 @dataclass(frozen=True, slots=True)
-
-
 class Alarm:
     """A timer that went off: a reminder, or a deadline the seat missed (and what was done about it)."""
 
@@ -37,8 +33,6 @@ class Alarm:
 
 
 @dataclass(frozen=True, slots=True)
-
-
 class VoteTally:
     kind: str
     voters: list[int]
@@ -48,8 +42,6 @@ class VoteTally:
 
 
 @dataclass(frozen=True, slots=True)
-
-
 class HistoryPage:
     game: GameRow
     state: GameState | None
@@ -61,8 +53,6 @@ class HistoryPage:
 
 
 @dataclass(slots=True)
-
-
 class Outcome:
     """What a command did: the game row, the state after it, and the steps applied."""
 
