@@ -26,7 +26,7 @@ from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from cogs.common import announce, on_app_command_error
-from cogs.guard import GuardedTree, RateLimiter
+from cogs.guard import Deliveries, GuardedTree, RateLimiter
 from engine.cliargs import GAMES, Refused, check_players, game_name, game_options, option_pair, positive_int
 from engine.core.models import Event, GameState, Seat
 from engine.core.record import GameRecord, apply_entry, start
@@ -34,7 +34,7 @@ from engine.games import get
 from engine.positions import record_json
 from engine.replays import Frame, Replay
 from engine.service import GameService
-from engine.store import Store
+from engine.store import SqliteStore, Store
 from renderer import has_board, render_board
 from renderer.animate import replay_gif
 from renderer.cache import RenderCache
@@ -98,6 +98,7 @@ class GameMasterBot(commands.Bot):
                          allowed_mentions=discord.AllowedMentions.none())  # each post says whom it pings
         self.settings = settings
         self.limiter = RateLimiter(settings.rate_limit_per_minute, settings.rate_limit_burst)
+        self.deliveries = Deliveries()
         self.store: Store | None = None
         self.service: GameService
         self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
@@ -108,7 +109,7 @@ class GameMasterBot(commands.Bot):
         self.dynamic_items.extend(items)
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.database_path)
+        self.store = await SqliteStore.open(self.settings.database_path)
         cache = RenderCache(max_items=128)
 
         def render(key: tuple[int, int], state: GameState, events: Sequence[Event],
@@ -198,7 +199,7 @@ def run_demo(game: str, players: int, seed: int, out: Path, policy: str = "basel
 async def _play_stored(game: str, players: int, seed: int, path: Path, policy: str,
                        options: dict[str, object]) -> GameRecord:
     """The lobby, the start and every AI move go through GameService into SQLite; the log is the record."""
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     try:
         service = GameService(store, seed_source=lambda: seed)
         seats = [Seat(id=i + 1, name=DEMO_NAMES[i % len(DEMO_NAMES)], ai=True) for i in range(players)]

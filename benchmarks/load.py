@@ -59,7 +59,7 @@ from engine.games.risk import actions as A
 from engine.games.risk.rules import valid_sets
 from engine.games.risk.state import Phase
 from engine.service import GameService, Outcome
-from engine.store import Store
+from engine.store import SqliteStore, Store
 from tests.discord.fakeapi import Reply
 from tests.discord.harness import DispatchHarness
 from tests.discord.payloads import STRING_SELECT, iter_components
@@ -671,7 +671,7 @@ async def discord_benchmark(args: argparse.Namespace, db: Path) -> None:
 
 
 async def store_only_benchmark(args: argparse.Namespace, db: Path) -> None:
-    store = await Store.open(db)
+    store = await SqliteStore.open(db)
     service = GameService(store, seed_source=itertools.count(args.seed * 1_000_000).__next__)
     try:
         async def setup() -> list[Game]:

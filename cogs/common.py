@@ -406,9 +406,6 @@ async def on_app_command_error(interaction: discord.Interaction, error: app_comm
 async def respond(interaction: discord.Interaction, outcome: Outcome, lead: str | None = None,
                   view: discord.ui.View | None = None) -> None:
     """Answer a command publicly with what happened and who decides next (one or more messages)."""
-    if outcome.duplicate:
-        await reply(interaction, translate("already_done", locale_of(interaction)), ephemeral=True)
-        return
     locale = locale_of(interaction)
     files, text = await board_post(service_of(interaction), outcome, locale=locale)
     actor = interaction.user.id

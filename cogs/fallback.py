@@ -9,6 +9,7 @@ import discord
 from discord.ext import commands
 
 from cogs.common import locale_of
+from cogs.guard import Deliveries
 from engine.core.i18n import translate
 
 
@@ -32,6 +33,9 @@ class Fallback(commands.Cog):
             return
         custom_id = str((interaction.data or {}).get("custom_id", ""))
         if known(self.bot, custom_id) or interaction.response.is_done():
+            return
+        deliveries: Deliveries | None = getattr(self.bot, "deliveries", None)
+        if deliveries is not None and not deliveries.first(interaction.id):
             return
         await interaction.response.send_message(translate("button.unknown", locale_of(interaction)), ephemeral=True)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -13,6 +14,25 @@ from engine.core.i18n import translate
 
 PRUNE_AT = 10_000
 """Forget users whose buckets are full again once this many are tracked."""
+REMEMBERED = 4096
+"""How many interaction ids each process remembers, to know a re-delivery (Discord re-sends within seconds)."""
+
+
+class Deliveries:
+    """The interactions this process has received: a second delivery of one is ignored, unanswered."""
+
+    def __init__(self, size: int = REMEMBERED) -> None:
+        self.size = size
+        self._seen: OrderedDict[int, None] = OrderedDict()
+
+    def first(self, interaction_id: int) -> bool:
+        """True the first time an interaction id arrives, and remembers it; False for a re-delivery."""
+        if interaction_id in self._seen:
+            return False
+        self._seen[interaction_id] = None
+        if len(self._seen) > self.size:
+            self._seen.popitem(last=False)
+        return True
 
 
 class RateLimiter:
@@ -41,7 +61,11 @@ class RateLimiter:
 
 async def admit(interaction: discord.Interaction) -> bool:
     """True if the user may go on; otherwise they are told privately why not (a direct message, or going too
-    fast), and nothing happens."""
+    fast), and nothing happens. A second delivery of the same interaction gets no answer at all: the first one
+    answers it, and Discord would refuse a second answer."""
+    deliveries: Deliveries | None = getattr(interaction.client, "deliveries", None)
+    if deliveries is not None and not deliveries.first(interaction.id):
+        return False
     if interaction.guild_id is None:  # every game lives in a server's channel; Discord offers none of it in DMs
         if interaction.type is discord.InteractionType.autocomplete:
             await interaction.response.autocomplete([])

@@ -61,7 +61,7 @@ def test_security_all_sql_is_parameterized() -> None:
 
 def test_security_set_clauses_name_only_fixed_columns() -> None:
     """`update_game` splices column names into SET; they come from a literal tuple, never from a caller."""
-    source = (ROOT / "engine" / "store.py").read_text(encoding="utf-8")
+    source = (ROOT / "engine" / "store" / "sqlite.py").read_text(encoding="utf-8")
     assert 'for column, value in (("lobby", ' in source
     assert '("status", status), ("host_id", host_id)):' in source
 

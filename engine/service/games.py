@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -16,8 +17,10 @@ from engine.core.models import Action, Event, GameState
 from engine.games import get
 from engine.replays import Animator, Replays
 from engine.service.models import Outcome, Step
-from engine.store import DuplicateInteraction, GameRow, Store
+from engine.store import DuplicateInteraction, GameRow, Store, StoreUnavailable
 from engine.table import Lobby, winners_of
+
+log = logging.getLogger("gamemaster.service")
 
 Renderer = Callable[[tuple[int, int], GameState, Sequence[Event], frozenset[int]], bytes | None]
 """(cache key, state, last turn's events, seats away) → PNG bytes, or None for a game without a picture; pure and
@@ -75,11 +78,14 @@ class Games:
         async with self.lock(channel_id):
             if interaction_id is not None and await self.store.seen(interaction_id):
                 raise RuleError("E_DUPLICATE")
-            try:
-                with self.store.command(interaction_id):
+            with self.store.command(interaction_id) as command:
+                try:
                     yield
-            except DuplicateInteraction as err:
-                raise RuleError("E_DUPLICATE") from err
+                except DuplicateInteraction as err:
+                    raise RuleError("E_DUPLICATE") from err
+                except StoreUnavailable as err:  # said in words: whether the command took effect or not
+                    log.warning("game storage failed in channel %s: %s", channel_id, err)
+                    raise RuleError("E_STORAGE_AFTER" if command.committed else "E_STORAGE") from err
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         """The lock that makes a channel's commands run one at a time (RISK-DIG-51)."""

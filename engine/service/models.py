@@ -60,7 +60,6 @@ class Outcome:
     ruleset: Ruleset
     state: GameState | None
     steps: list[Step] = field(default_factory=list)
-    duplicate: bool = False
     new_host: int | None = None
     """Set when the host left the game and the host's powers passed to this seat."""
     deadlines: dict[int, float] = field(default_factory=dict)

@@ -13,7 +13,7 @@ from engine.core.play import ai_random
 from engine.games import get
 from engine.service.games import Games, lobby_of
 from engine.service.models import Outcome
-from engine.store import DuplicateInteraction, StoreUnavailable
+from engine.store import StoreUnavailable
 from engine.table import Lobby
 
 log = logging.getLogger("gamemaster.service")
@@ -27,15 +27,13 @@ class Play(Games):
 
     async def act(self, channel_id: int, user_id: int, data: dict[str, Any],
                   interaction_id: str | None = None, game_name: str | None = None) -> Outcome:
-        """Apply one player command exactly once; RuleError leaves everything unchanged.
+        """Apply one player command exactly once (E_DUPLICATE for an interaction applied already); a RuleError
+        says whether anything changed.
 
         With `game_name`, a channel playing another game refuses it: one game's commands never reach another's
         rules.
         """
-        async with self.lock(channel_id):
-            if interaction_id is not None and await self.store.seen(interaction_id):
-                game, state = await self.current(channel_id)
-                return Outcome(game=game, ruleset=get(game.ruleset), state=state, duplicate=True)
+        async with self._command(channel_id, interaction_id):
             game = await self.live(channel_id)
             if game.status != "running":
                 raise RuleError("E_NOT_STARTED")
@@ -55,11 +53,7 @@ class Play(Games):
                 raise RuleError("E_BAD_ACTION", problem=err.errors()[0]["msg"]) from err
             new_state, events = ruleset.apply(state, action)
             outcome = Outcome(game=game, ruleset=ruleset, state=state)
-            try:
-                await self._save(outcome, action, new_state, events, interaction_id, ai=False)
-            except DuplicateInteraction:
-                game, state = await self.current(channel_id)
-                return Outcome(game=game, ruleset=ruleset, state=state, duplicate=True)
+            await self._save(outcome, action, new_state, events, interaction_id, ai=False)
             try:
                 status = lobby.status.get(user_id)
                 if status is not None and ((status.timeouts and not status.absent) or status.clock_left is not None):

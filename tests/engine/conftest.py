@@ -12,7 +12,7 @@ import pytest
 from engine.games import get
 from engine.games.risk import RiskState
 from engine.service import Alarm, GameService
-from engine.store import Store
+from engine.store import SqliteStore, Store
 from engine.table import Lobby
 from engine.timekeeper import Timekeeper
 from renderer.animate import replay_gif
@@ -77,7 +77,7 @@ class Table:
 
 
 async def open_table(path: Path, clock: FakeClock) -> tuple[Table, Store, asyncio.Task[None]]:
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     service = GameService(store, clock=clock, seed_source=lambda: 42, animator=replay_gif)
     table = Table(service, clock, None)  # type: ignore[arg-type]
 

@@ -17,7 +17,7 @@ from engine.core.record import replay
 from engine.games import get
 from engine.games.risk import RiskState
 from engine.service import GameService
-from engine.store import Store
+from engine.store import SqliteStore
 
 ALICE, BOB, CAROL, DAVE = (111111111111111111 + i for i in range(4))
 CHANNEL, OTHER, THIRD = 5000, 5001, 5002
@@ -29,7 +29,7 @@ def seat(uid: int, name: str | None = None) -> Seat:
 
 @pytest.fixture
 async def service(tmp_path: Path) -> AsyncIterator[GameService]:
-    store = await Store.open(tmp_path / "bot.sqlite3")
+    store = await SqliteStore.open(tmp_path / "bot.sqlite3")
     yield GameService(store, seed_source=lambda: 42)
     await store.close()
 
@@ -111,14 +111,14 @@ async def test_start_seats_players_and_ai_seats_answer_their_decisions(service: 
 @pytest.mark.rule("RISK-DIG-53")
 async def test_every_action_is_saved_and_survives_a_restart(tmp_path: Path) -> None:
     path = tmp_path / "bot.sqlite3"
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     service = GameService(store, seed_source=lambda: 42)
     await three_humans(service)
     state = await play_setup(service)
     game, _ = await service.current(CHANNEL)
     assert await store.count_actions(game.id) == state.seq
     await store.close()
-    reopened = GameService(await Store.open(path), seed_source=lambda: 1)
+    reopened = GameService(await SqliteStore.open(path), seed_source=lambda: 1)
     game2, again = await reopened.current(CHANNEL)
     assert again == state and game2.version == game.version
     outcome = await reopened.act(CHANNEL, state.current, {"type": "place", "territory": state.territories_of(
@@ -144,8 +144,10 @@ async def test_concurrent_fifty_deliveries_of_one_interaction_apply_once(service
     state = await play_setup(service)
     t = state.territories_of(state.current)[0]
     data = {"type": "place", "territory": t, "count": 1}
-    outcomes = await asyncio.gather(*(service.act(CHANNEL, state.current, data, "itx-1") for _ in range(50)))
-    assert sum(not o.duplicate for o in outcomes) == 1
+    outcomes = await asyncio.gather(*(service.act(CHANNEL, state.current, data, "itx-1") for _ in range(50)),
+                                    return_exceptions=True)
+    assert sum(not isinstance(o, RuleError) for o in outcomes) == 1
+    assert {o.code for o in outcomes if isinstance(o, RuleError)} == {"E_DUPLICATE"}
     _, after = await service.current(CHANNEL)
     assert after.armies[t] == state.armies[t] + 1 and after.seq == state.seq + 1
 
@@ -237,7 +239,7 @@ async def test_abandon_needs_the_host_or_a_moderator(service: GameService) -> No
 
 async def test_ai_seats_cut_off_by_a_crash_move_after_a_restart(tmp_path: Path) -> None:
     path = tmp_path / "bot.sqlite3"
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     service = GameService(store, seed_source=lambda: 42)
     await service.new_game(CHANNEL, 1, seat(ALICE), "risk", {"setup": "random_deal"})
     await service.add_ai(CHANNEL, ALICE)
@@ -255,7 +257,7 @@ async def test_ai_seats_cut_off_by_a_crash_move_after_a_restart(tmp_path: Path) 
     assert {d.player for d in cut.pending} <= {1, 2}, "an AI seat is due after Alice's setup placement"
     await store.close()
 
-    restarted = GameService(await Store.open(path))
+    restarted = GameService(await SqliteStore.open(path))
     resumed = await restarted.resume_all()
     assert len(resumed) == 1 and resumed[0].steps and all(step.ai for step in resumed[0].steps)
     assert {d.player for d in resumed[0].pending} == {ALICE}
@@ -275,7 +277,7 @@ async def test_concurrent_slow_render_in_one_channel_does_not_delay_another(tmp_
             release.wait(10)  # the slow channel's picture takes as long as the test wants
         return b"png"
 
-    store = await Store.open(tmp_path / "bot.sqlite3")
+    store = await SqliteStore.open(tmp_path / "bot.sqlite3")
     service = GameService(store, seed_source=lambda: 42, renderer=renderer)
     try:
         await three_humans(service, CHANNEL)

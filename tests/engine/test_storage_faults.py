@@ -12,13 +12,13 @@ import pytest
 from engine.core.errors import RuleError
 from engine.games.risk import RiskState
 from engine.service import GameService
-from engine.store import Store
+from engine.store import SqliteStore, StoreUnavailable
 from tests.engine.test_service import ALICE, BOB, CHANNEL, OTHER, code_of, seat, three_humans
 
 
 @pytest.fixture
 async def service(tmp_path: Path) -> AsyncIterator[GameService]:
-    store = await Store.open(tmp_path / "bot.sqlite3")
+    store = await SqliteStore.open(tmp_path / "bot.sqlite3")
     yield GameService(store, seed_source=lambda: 42)
     await store.close()
 
@@ -58,9 +58,8 @@ async def test_storage_disk_full_refuses_clearly_and_loses_nothing(service: Game
     before = await snapshot(service)
     pages = (await (await db.execute("PRAGMA page_count")).fetchone())[0]  # type: ignore[index]
     await db.execute(f"PRAGMA max_page_count={pages}")  # a real full disk: no page can be added
-    with pytest.raises(RuleError) as info:
+    with pytest.raises(StoreUnavailable):  # a storage error, which only the service words for players
         await service.store.add_timers(1, 1, [("reminder", 0.0, {"blob": "y" * 300_000})])
-    assert info.value.code == "E_STORAGE"
     await db.execute("PRAGMA max_page_count=1073741823")
     assert await snapshot(service) == before
     assert not any("blob" in t.payload for t in await service.store.timers(1))  # rolled back whole
@@ -108,3 +107,25 @@ async def test_storage_corrupt_lobby_row_stops_only_its_channel(service: GameSer
     assert isinstance(state, RiskState)
     assert (await service.act(OTHER, state.current, deploy_all(state))).state is not None
     assert seat(ALICE).id == ALICE
+
+
+async def test_an_error_after_the_command_took_effect_says_so(service: GameService,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """#14: an error after the change was saved never says that nothing changed."""
+    await service.new_game(CHANNEL, 1, seat(ALICE), "risk", {"setup": "random_deal"})
+    await service.add_ai(CHANNEL, ALICE)
+    await service.add_ai(CHANNEL, ALICE)
+
+    async def full(*_: object, **__: object) -> None:
+        raise StoreUnavailable("database or disk is full")
+
+    monkeypatch.setattr(service.store, "delete_timers", full)  # the start is saved; its clean-up fails
+    with pytest.raises(RuleError) as info:
+        await service.start(CHANNEL, ALICE)
+    assert info.value.code == "E_STORAGE_AFTER" and "was carried out" in info.value.message
+    assert (await service.live(CHANNEL)).status == "running"
+    monkeypatch.undo()
+    monkeypatch.setattr(service.store, "update_game", full)  # nothing is saved at all
+    with pytest.raises(RuleError) as info:
+        await service.vote(CHANNEL, ALICE, "draw")
+    assert info.value.code == "E_STORAGE" and "not carried out" in info.value.message

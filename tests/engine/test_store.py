@@ -8,12 +8,12 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from engine.store import MIGRATIONS, ChannelBusy, DuplicateInteraction, Store, StoreError, VersionConflict
+from engine.store import MIGRATIONS, ChannelBusy, DuplicateInteraction, SqliteStore, StoreError, VersionConflict
 
 
 async def test_migrations_build_an_empty_file(tmp_path: Path) -> None:
     path = tmp_path / "new" / "bot.sqlite3"
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     assert await store.schema_version() == len(MIGRATIONS)
     async with aiosqlite.connect(path) as db:
         async with db.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cur:
@@ -23,7 +23,7 @@ async def test_migrations_build_an_empty_file(tmp_path: Path) -> None:
     assert {"games", "actions", "timers", "standings"} <= tables
     assert await store.integrity_ok()
     await store.close()
-    again = await Store.open(path)  # reopening applies nothing twice
+    again = await SqliteStore.open(path)  # reopening applies nothing twice
     assert await again.migrate() == len(MIGRATIONS)
     await again.close()
 
@@ -34,11 +34,11 @@ async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
         await db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
         await db.commit()
     with pytest.raises(StoreError, match="newer"):
-        await Store.open(path)
+        await SqliteStore.open(path)
 
 
 async def test_one_live_game_per_channel(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "bot.sqlite3")
+    store = await SqliteStore.open(tmp_path / "bot.sqlite3")
     game = await store.create_game(1, 10, "risk", 100, 7, {"game": "risk"})
     with pytest.raises(ChannelBusy):
         await store.create_game(1, 10, "risk", 101, 8, {"game": "risk"})
@@ -51,7 +51,7 @@ async def test_one_live_game_per_channel(tmp_path: Path) -> None:
 
 
 async def test_record_action_checks_the_version_and_writes_nothing_on_conflict(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "bot.sqlite3")
+    store = await SqliteStore.open(tmp_path / "bot.sqlite3")
     game = await store.create_game(1, None, "risk", 100, 7, {})
     saved = await store.record_action(game, 1, 100, {"type": "x"}, [], '{"s": 1}', "i-1")
     assert saved == await store.game(game.id)
@@ -64,7 +64,7 @@ async def test_record_action_checks_the_version_and_writes_nothing_on_conflict(t
 
 
 async def test_a_retried_interaction_is_recognised(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "bot.sqlite3")
+    store = await SqliteStore.open(tmp_path / "bot.sqlite3")
     game = await store.create_game(1, None, "risk", 100, 7, {})
     fresh = await store.record_action(game, 1, 100, {"type": "x"}, [{"type": "e"}], "{}", "i-1")
     with pytest.raises(DuplicateInteraction):
@@ -77,7 +77,7 @@ async def test_a_retried_interaction_is_recognised(tmp_path: Path) -> None:
 
 async def test_a_command_records_its_interaction_with_its_first_write(tmp_path: Path) -> None:
     """Each command is applied once per interaction: its id is written in the same transaction as its change."""
-    store = await Store.open(tmp_path / "bot.sqlite3")
+    store = await SqliteStore.open(tmp_path / "bot.sqlite3")
     game = await store.create_game(1, None, "risk", 100, 7, {})
     with store.command("i-9"):
         game = await store.update_game(game, lobby={"n": 1})
@@ -90,7 +90,7 @@ async def test_a_command_records_its_interaction_with_its_first_write(tmp_path: 
 
 
 async def test_timers_come_back_in_due_order_per_seat(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "bot.sqlite3")
+    store = await SqliteStore.open(tmp_path / "bot.sqlite3")
     game = await store.create_game(1, None, "risk", 100, 7, {})
     await store.add_timers(game.id, 100, [("deadline", 200.0, {"seq": 3}), ("reminder", 150.0, {})])
     await store.add_timers(game.id, 200, [("deadline", 300.0, {})])
@@ -118,7 +118,7 @@ async def test_migration_2_keeps_version_1_timers(tmp_path: Path) -> None:
     db.execute("PRAGMA user_version = 1")
     db.commit()
     db.close()
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     assert await store.schema_version() == len(MIGRATIONS) >= 2
     timer = await store.next_timer()
     assert timer is not None and (timer.kind, timer.due_at, timer.player) == ("deadline", 99.0, 0)

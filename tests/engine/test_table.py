@@ -19,7 +19,7 @@ from engine.core.seats import reseat
 from engine.games import get
 from engine.games.risk import RiskState
 from engine.service import GameService, lobby_of
-from engine.store import Store
+from engine.store import SqliteStore
 from engine.table import Lobby
 from tests.engine.conftest import DAY, GUILD, HOUR, FakeClock, Table, open_table, pending_player
 from tests.engine.test_service import ALICE, BOB, CAROL, CHANNEL, DAVE, code_of, seat, three_humans
@@ -172,7 +172,7 @@ async def test_a_lobby_opened_before_expiry_existed_gets_its_timer_at_start_up(t
 
 
 async def test_one_member_may_host_only_a_few_open_lobbies(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "bot.sqlite3")
+    store = await SqliteStore.open(tmp_path / "bot.sqlite3")
     service = GameService(store, seed_source=lambda: 42, max_games_per_guild=25, max_lobbies_per_member=3)
     try:
         for channel in range(3):
@@ -412,7 +412,7 @@ async def test_stats_read_standings_stored_once_per_finished_game(table: Table) 
 
 
 async def test_the_service_keeps_a_bounded_number_of_states_in_memory(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "bot.sqlite3")
+    store = await SqliteStore.open(tmp_path / "bot.sqlite3")
     service = GameService(store, seed_source=lambda: 42, state_cache_size=2)
     channels = (CHANNEL, CHANNEL + 1, CHANNEL + 2)
     started = [await three_humans(service, channel) for channel in channels]

@@ -9,7 +9,7 @@ import pytest
 
 from engine import timekeeper
 from engine.service import Alarm, GameService
-from engine.store import Store, StoreUnavailable
+from engine.store import SqliteStore, StoreUnavailable
 from engine.timekeeper import Timekeeper
 from tests.engine.conftest import DAY, HOUR, FakeClock, Table, pending_player
 from tests.engine.test_service import three_humans
@@ -62,7 +62,7 @@ async def test_a_failing_alarm_is_logged_and_the_next_one_still_fires(table: Tab
 async def test_a_wall_clock_jump_is_noticed_within_a_nap(tmp_path: Path) -> None:
     """The wall clock jumps forward past a deadline while asyncio's own clock does not: it still fires."""
     wall, steady = FakeClock(), FakeClock()
-    store = await Store.open(tmp_path / "bot.sqlite3")
+    store = await SqliteStore.open(tmp_path / "bot.sqlite3")
     service = GameService(store, clock=wall, seed_source=lambda: 42)
     alarms: list[Alarm] = []
 

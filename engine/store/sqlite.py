@@ -1,4 +1,4 @@
-"""SQLite persistence through aiosqlite: numbered migrations, games, the action log and timers."""
+"""The default store: SQLite through aiosqlite, numbered migrations, games, the action log, timers, interactions."""
 
 from __future__ import annotations
 
@@ -10,13 +10,25 @@ import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
-from engine.core.errors import RuleError
+from engine.store.base import (
+    ActionRow,
+    ChannelBusy,
+    Command,
+    DuplicateInteraction,
+    GameRow,
+    GuildFull,
+    HostFull,
+    StoreError,
+    StoreUnavailable,
+    TimerRow,
+    VersionConflict,
+)
 
 LIVE = ("lobby", "running")
 
@@ -86,80 +98,9 @@ MIGRATIONS: tuple[str, ...] = (
 INTERACTIONS_KEPT = 7 * 86400.0
 """How long a command's interaction id is remembered: Discord re-delivers an interaction within minutes."""
 
-_COMMAND: ContextVar[list[str] | None] = ContextVar("command", default=None)
+_COMMAND: ContextVar[Command | None] = ContextVar("command", default=None)
 """The interaction id that the current command's first write transaction records (see `Store.command`)."""
 
-
-class StoreError(Exception):
-    """A storage problem the caller can explain to the player."""
-
-
-class ChannelBusy(StoreError):
-    """The channel already holds a live game."""
-
-
-class GuildFull(StoreError):
-    """The server already runs as many live games as it may."""
-
-
-class HostFull(StoreError):
-    """The member already hosts as many open lobbies in the server as they may."""
-
-
-class VersionConflict(StoreError):
-    """The game changed since it was read: the optimistic check failed."""
-
-
-class DuplicateInteraction(StoreError):
-    """This interaction was applied already."""
-
-
-class StoreUnavailable(StoreError, RuleError):
-    """The database refused the work (locked, disk full, I/O error); it was rolled back, nothing changed.
-
-    It is also a RuleError, so every command answers it with the same polite private message.
-    """
-
-    def __init__(self, detail: str) -> None:
-        RuleError.__init__(self, "E_STORAGE")
-        self.detail = detail
-
-
-@dataclass(frozen=True, slots=True)
-class GameRow:
-    id: int
-    channel_id: int
-    guild_id: int | None
-    ruleset: str
-    status: str
-    host_id: int
-    seed: int
-    lobby: dict[str, Any]
-    state: str | None
-    version: int
-    created_at: float
-    updated_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class ActionRow:
-    game_id: int
-    seq: int
-    actor: int
-    action: dict[str, Any]
-    events: list[dict[str, Any]]
-    interaction_id: str | None
-    created_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class TimerRow:
-    id: int
-    game_id: int
-    kind: str
-    due_at: float
-    payload: dict[str, Any]
-    player: int = 0
 
 
 _TIMER_COLUMNS = "id, game_id, kind, due_at, payload, player"
@@ -195,7 +136,7 @@ def _action(row: sqlite3.Row | tuple[Any, ...]) -> ActionRow:
     return ActionRow(game_id, seq, actor, json.loads(action), json.loads(events), interaction_id, created_at)
 
 
-class Store:
+class SqliteStore:
     """One SQLite database; writes are serialised, each in its own transaction."""
 
     def __init__(self, db: aiosqlite.Connection, clock: Any = time.time) -> None:
@@ -204,7 +145,7 @@ class Store:
         self._clock = clock
 
     @classmethod
-    async def open(cls, path: str | Path, clock: Any = time.time) -> Store:
+    async def open(cls, path: str | Path, clock: Any = time.time) -> SqliteStore:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         # sqlite3 opens BEGIN IMMEDIATE itself before the first write of a transaction: one round trip fewer
@@ -226,13 +167,14 @@ class Store:
         await self._db.close()
 
     @contextmanager
-    def command(self, interaction_id: str | None) -> Iterator[None]:
+    def command(self, interaction_id: str | None) -> Iterator[Command]:
         """Within this block, the first write transaction also records `interaction_id`, so a second delivery of
         the interaction finds it (`seen`) and the change is never applied twice; DuplicateInteraction if it is
-        recorded already."""
-        token = _COMMAND.set([interaction_id] if interaction_id is not None else None)
+        recorded already. The Command it gives says whether a write of the block committed."""
+        command = Command(interaction_id)
+        token = _COMMAND.set(command)
         try:
-            yield
+            yield command
         finally:
             _COMMAND.reset(token)
 
@@ -283,15 +225,16 @@ class Store:
             try:
                 yield self._db
                 command = _COMMAND.get()
-                if command:
+                record = command is not None and command.interaction_id is not None and not command.committed
+                if record:
                     try:
                         await self._db.execute("INSERT INTO interactions (id, created_at) VALUES (?, ?)",
-                                               (command[0], self._clock()))
+                                               (command.interaction_id, self._clock()))
                     except sqlite3.IntegrityError as err:
-                        raise DuplicateInteraction(command[0]) from err
+                        raise DuplicateInteraction(str(command.interaction_id)) from err
                 await self._db.commit()
-                if command:
-                    command.clear()  # recorded: the command's later writes need not record it again
+                if command is not None:
+                    command.committed = True  # the id is recorded: the command's later writes need not again
             except sqlite3.OperationalError as err:
                 await self._rollback()
                 raise StoreUnavailable(str(err)) from err

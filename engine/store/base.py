@@ -1,0 +1,141 @@
+"""What every store backend provides: the rows it hands back, the errors it raises, and the `Store` protocol."""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+class StoreError(Exception):
+    """A storage problem the caller can explain to the player."""
+
+
+class ChannelBusy(StoreError):
+    """The channel already holds a live game."""
+
+
+class GuildFull(StoreError):
+    """The server already runs as many live games as it may."""
+
+
+class HostFull(StoreError):
+    """The member already hosts as many open lobbies in the server as they may."""
+
+
+class VersionConflict(StoreError):
+    """The game changed since it was read: the optimistic check failed."""
+
+
+class DuplicateInteraction(StoreError):
+    """This interaction was applied already."""
+
+
+class StoreUnavailable(StoreError):
+    """The database refused the work (locked, disk full, I/O error); that transaction was rolled back."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    id: int
+    channel_id: int
+    guild_id: int | None
+    ruleset: str
+    status: str
+    host_id: int
+    seed: int
+    lobby: dict[str, Any]
+    state: str | None
+    version: int
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    game_id: int
+    seq: int
+    actor: int
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+    interaction_id: str | None
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class TimerRow:
+    id: int
+    game_id: int
+    kind: str
+    due_at: float
+    payload: dict[str, Any]
+    player: int = 0
+
+
+
+
+@dataclass(slots=True)
+class Command:
+    """One command's writes (see `Store.command`): its interaction id, and whether one of its writes committed."""
+
+    interaction_id: str | None
+    committed: bool = False
+
+
+class Store(Protocol):
+    """What the game service needs of a store. Every write is one transaction that commits or changes nothing;
+    a version check (`VersionConflict`) keeps two writers of one game apart."""
+
+    async def close(self) -> None: ...
+
+    def command(self, interaction_id: str | None) -> AbstractContextManager[Command]:
+        """Within this block, the first write also records `interaction_id` (DuplicateInteraction if it is)."""
+        ...
+
+    async def seen(self, interaction_id: str) -> bool: ...
+
+    async def live_game(self, channel_id: int) -> GameRow | None: ...
+
+    async def latest_game(self, channel_id: int) -> GameRow | None: ...
+
+    async def game(self, game_id: int) -> GameRow | None: ...
+
+    async def running_games(self) -> list[GameRow]: ...
+
+    async def lobbies_without_expiry(self) -> list[GameRow]: ...
+
+    async def create_game(self, channel_id: int, guild_id: int | None, ruleset: str, host_id: int, seed: int,
+                          lobby: dict[str, Any], max_live: int | None = None, max_hosted: int | None = None,
+                          expires_at: float | None = None) -> GameRow: ...
+
+    async def update_game(self, game: GameRow, *, lobby: dict[str, Any] | None = None, state: str | None = None,
+                          status: str | None = None, host_id: int | None = None) -> GameRow: ...
+
+    async def record_action(self, game: GameRow, seq: int, actor: int, action: dict[str, Any],
+                            events: list[dict[str, Any]], state: str, interaction_id: str | None,
+                            status: str = "running") -> GameRow: ...
+
+    async def actions(self, game_id: int, offset: int = 0, limit: int = 1_000_000) -> list[ActionRow]: ...
+
+    async def recent_actions(self, game_id: int, limit: int) -> list[ActionRow]: ...
+
+    async def count_actions(self, game_id: int) -> int: ...
+
+    async def unranked_games(self, guild_id: int) -> list[GameRow]: ...
+
+    async def add_standings(self, game_id: int, rows: list[tuple[int, int, bool, bool]]) -> None: ...
+
+    async def standings(self, guild_id: int) -> list[tuple[str, int, int, bool]]: ...
+
+    async def count_live_games(self, guild_id: int) -> int: ...
+
+    async def add_timers(self, game_id: int, player: int,
+                         timers: list[tuple[str, float, dict[str, Any]]]) -> None: ...
+
+    async def timers(self, game_id: int) -> list[TimerRow]: ...
+
+    async def next_timer(self) -> TimerRow | None: ...
+
+    async def delete_timer(self, timer_id: int) -> bool: ...
+
+    async def delete_timers(self, game_id: int, player: int | None = None) -> None: ...
