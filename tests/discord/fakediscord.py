@@ -171,8 +171,8 @@ class FakeDiscord(FakeAPI):
         reply = await self.serve(request.method, "/" + request.match_info["tail"], params=dict(request.query),
                                  json=body, files=files, headers=dict(request.headers))
         if reply.drop and request.transport is not None:
-            request.transport.close()  # the client gets no answer: aiohttp raises ServerDisconnectedError
-        return self._response(reply)
+            request.transport.close()  # no answer: the client's aiohttp raises ServerDisconnectedError
+        return self._response(reply)  # after a drop, never written
 
     @staticmethod
     async def _read_body(request: web.Request) -> tuple[Any, dict[int, Upload]]:

@@ -369,6 +369,18 @@ async def test_layer2_a_dropped_connection_after_the_post_reaches_the_bot(h: Dis
     assert [m.content for m in h.api.ledger()[h.world.channel["id"]]] == ["Turn 3"]
 
 
+async def test_layer2_a_bot_that_stops_waiting_does_not_stop_the_post(h: DispatchHarness) -> None:
+    """As over a network: the bot's timeout fires during a delay, and the request still lands when it ends."""
+    channel = h.bot.get_channel(int(h.world.channel["id"]))
+    assert isinstance(channel, discord.TextChannel)
+    h.api.delay_next("POST", POSTS, 0.05)
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(channel.send("landed late"), 0.01)
+    assert h.api.ledger() == {}
+    landed = await h.api.wait_for_message(lambda m: m.content == "landed late")
+    assert h.api.ledger() == {h.world.channel["id"]: [landed]}
+
+
 async def test_layer2_command_awaiting_a_view(h: DispatchHarness) -> None:
     """wait=False returns once acknowledged; settle() awaits the command after the button press."""
     asked = await h.slash("confirm", wait=False)
