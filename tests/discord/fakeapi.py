@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import hashlib
 import math
 import re
+import time
 import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -21,6 +23,32 @@ T = TypeVar("T")
 PONG, CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE = 1, 4, 5, 6, 7
 AUTOCOMPLETE_RESULT, MODAL = 8, 9
 
+CALLBACK_WINDOW_S = 3.0
+"""Discord's deadline for the initial interaction callback, counted from the interaction's creation."""
+TOKEN_LIFETIME_S = 15 * 60.0
+"""How long an interaction token can be used for followups and `@original` (Discord: 15 minutes)."""
+NONCE_WINDOW_S = 120.0
+"""How long `enforce_nonce` finds an earlier message; Discord says "the past few minutes", so the fake takes the
+short end: a retry that relies on the dedupe for longer than this is not safe on Discord either."""
+NONCE_MAX_LENGTH = 25
+RATE_LIMIT_SCOPES = ("user", "shared", "global")
+
+
+class ManualClock:
+    """A clock for `FakeAPI(clock=...)` that moves only when told (`clock.advance(3.5)`), so tests need no sleeps."""
+
+    def __init__(self, start: float = 0.0) -> None:
+        """Start at `start` seconds."""
+        self.now = start
+
+    def __call__(self) -> float:
+        """Return the current time in seconds."""
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        """Move the clock forward."""
+        self.now += seconds
+
 
 @dataclass
 class Upload:
@@ -34,16 +62,57 @@ class Upload:
 
 @dataclass
 class Reply:
-    """The fake's answer to one request."""
+    """The fake's answer to one request; `drop`: close the connection instead of answering (status 0)."""
 
     status: int
     body: Any = None
     headers: dict[str, str] = field(default_factory=dict)
+    drop: bool = False
+
+
+@dataclass
+class Fault:
+    """A scripted fault for the next `remaining` requests matching `method` and `pattern` (see FakeAPI.fail_next).
+
+    Without `applied` the request has no effect: the fake waits `delay` seconds, then answers `status`/`body`,
+    drops the connection (`drop`), or (neither) handles the request normally only then. With `applied` the request
+    takes effect at once, and the answer (`status`/`body`, the dropped connection, or the real answer) comes after
+    `delay` seconds: the client cannot tell whether its message was posted.
+    """
+
+    method: str
+    pattern: re.Pattern[str]
+    status: int | None
+    body: Any
+    headers: dict[str, str]
+    remaining: int
+    delay: float = 0.0
+    drop: bool = False
+    applied: bool = False
+    hits: int = 0
+
+    def matches(self, method: str, path: str) -> bool:
+        """Whether this fault still applies to a request."""
+        return self.remaining > 0 and self.method in ("*", method) and self.pattern.search(path) is not None
+
+    def reply(self, real: Reply) -> Reply:
+        """Return the answer the client gets, given the real handler's answer (used when `status` is None)."""
+        if self.drop:
+            return Reply(0, drop=True)
+        if self.status is None:
+            return real
+        return Reply(self.status, copy.deepcopy(self.body), dict(self.headers))
+
+    def __str__(self) -> str:
+        """Return a short description, e.g. "500 after apply" or "dropped after 2.0s"."""
+        what = "dropped" if self.drop else str(self.status or "answer")
+        return f"{what}{f' after {self.delay}s' * bool(self.delay)}{' after apply' * self.applied}"
 
 
 @dataclass
 class Request:
-    """One REST request and the answer; `route` names the handler ("unhandled" if none); `scripted`: from fail_next."""
+    """One REST request and the answer; `route` names the handler ("unhandled" if none); `fault`: the scripted fault
+    that shaped the answer (status 0: the connection was dropped without an answer)."""
 
     method: str
     path: str
@@ -54,7 +123,17 @@ class Request:
     status: int
     response: Any
     ids: dict[str, str]
-    scripted: bool = False
+    fault: Fault | None = None
+
+    @property
+    def scripted(self) -> bool:
+        """Whether a scripted fault (fail_next, drop_next, delay_next) shaped the answer."""
+        return self.fault is not None
+
+    @property
+    def dropped(self) -> bool:
+        """Whether the connection was closed without an answer."""
+        return self.fault is not None and self.fault.drop
 
     @property
     def unhandled(self) -> bool:
@@ -73,7 +152,8 @@ class Request:
 
     def __str__(self) -> str:
         """Return a one-line summary."""
-        return f"{self.method} {self.path} -> {self.status} ({self.route}{', scripted' * self.scripted})"
+        status = "dropped" if self.dropped else self.status
+        return f"{self.method} {self.path} -> {status} ({self.route}{f', scripted {self.fault}' * self.scripted})"
 
 
 @dataclass
@@ -101,6 +181,11 @@ class SentMessage:
     def content(self) -> str:
         """The text content."""
         return self.payload.get("content") or ""
+
+    @property
+    def nonce(self) -> str | int | None:
+        """The nonce the bot sent with the message, if any."""
+        return self.payload.get("nonce")
 
     @property
     def embeds(self) -> list[dict]:
@@ -163,6 +248,8 @@ class InteractionRecord:
     callback_types: list[int] = field(default_factory=list)
     choices: list[dict] | None = None
     modal: dict | None = None
+    created_at: float = 0.0
+    """When the fake delivered it, on the FakeAPI's clock."""
 
     @property
     def acknowledged(self) -> bool:
@@ -191,18 +278,6 @@ class Call:
     ids: dict[str, str]
 
 
-@dataclass
-class _Failure:
-    """A scripted failure answer for matching requests."""
-
-    method: str
-    pattern: re.Pattern[str]
-    status: int
-    body: Any
-    headers: dict[str, str]
-    remaining: int
-
-
 Handler = Callable[[Call], Reply]
 _ID = r"\d+"
 _TOKEN = r"[^/]+"
@@ -216,10 +291,21 @@ def _truthy(value: str | None) -> bool:
 class FakeAPI:
     """In-memory Discord REST API: routes requests, keeps messages/commands/interactions and records everything."""
 
-    def __init__(self, world: World | None = None, *, token: str | None = None) -> None:
-        """Start empty; `token`, when set, is required as `Authorization: Bot <token>` on bot-authenticated routes."""
+    def __init__(self, world: World | None = None, *, token: str | None = None,
+                 clock: Callable[[], float] = time.monotonic, callback_window: float = CALLBACK_WINDOW_S,
+                 token_lifetime: float = TOKEN_LIFETIME_S, nonce_window: float = NONCE_WINDOW_S) -> None:
+        """Start empty; `token`, when set, is required as `Authorization: Bot <token>` on bot-authenticated routes.
+
+        `clock` (seconds) times the interaction windows: the initial callback must come within `callback_window`
+        of the interaction's delivery (else 404 / 10062), its token works for `token_lifetime` (else 401 / 50027);
+        `enforce_nonce` finds messages created within `nonce_window`.
+        """
         self.world = world or World()
         self.token = token
+        self.clock = clock
+        self.callback_window = callback_window
+        self.token_lifetime = token_lifetime
+        self.nonce_window = nonce_window
         self.requests: list[Request] = []
         self.interactions: dict[str, InteractionRecord] = {}
         self.commands: dict[str | None, list[dict]] = {}
@@ -229,7 +315,8 @@ class FakeAPI:
         self._tokens: dict[str, str] = {}
         self._messages: dict[str, SentMessage] = {}
         self._channels: dict[str, dict] = {}
-        self._failures: list[_Failure] = []
+        self._faults: list[Fault] = []
+        self._nonces: dict[tuple[str, str], tuple[str, float]] = {}
         self._waiters: list[asyncio.Future[None]] = []
         self._routes: list[tuple[str, re.Pattern[str], str, Handler]] = []
         self._install_routes()
@@ -280,9 +367,36 @@ class FakeAPI:
         ]
         self._routes += [(m, re.compile(p), name, h) for m, p, name, h in table]
 
+    def take_fault(self, method: str, path: str) -> Fault | None:
+        """Return (and count) the first scripted fault that applies to this request, if any."""
+        fault = next((f for f in self._faults if f.matches(method.upper(), path)), None)
+        if fault is not None:
+            fault.remaining -= 1
+            fault.hits += 1
+        return fault
+
+    async def serve(self, method: str, path: str, **request: Any) -> Reply:
+        """Answer one request like Discord over a connection: with the scripted fault's delay and effect, if any.
+
+        Takes the same keyword arguments as `handle`. A client that gives up waiting does not stop the request:
+        run this where cancelling the client does not cancel it (the server's handler, or a shielded task).
+        """
+        fault = self.take_fault(method, path)
+        if fault is not None and not fault.applied:
+            await asyncio.sleep(fault.delay)
+        reply = self.handle(method, path, fault=fault, **request)
+        if fault is not None and fault.applied:
+            await asyncio.sleep(fault.delay)
+        return reply
+
     def handle(self, method: str, path: str, *, params: Mapping[str, str] | None = None, json: Any = None,
-               files: Mapping[int, Upload] | None = None, headers: Mapping[str, str] | None = None) -> Reply:
-        """Answer one REST request (path without the /api/v10 prefix) and record it."""
+               files: Mapping[int, Upload] | None = None, headers: Mapping[str, str] | None = None,
+               fault: Fault | None = None) -> Reply:
+        """Answer one REST request (path without the /api/v10 prefix) at once and record it.
+
+        `fault` (from `take_fault`; `serve` does both and waits the fault's delay) replaces the real handling
+        or, when it is `applied`, the real answer.
+        """
         method, params, files = method.upper(), dict(params or {}), dict(files or {})
         name, handler, ids = "unhandled", None, {}
         for route_method, pattern, route_name, route_handler in self._routes:
@@ -294,51 +408,91 @@ class FakeAPI:
                     ids["interaction_id"] = self._tokens[ids["token"]]
                 break
 
-        def record(reply: Reply, route: str = name, scripted: bool = False) -> Reply:
+        def record(reply: Reply, route: str = name) -> Reply:
             """Append the request and its answer to the log, wake waiters, return the answer."""
             uploads = [files[k] for k in sorted(files)]
             self.requests.append(Request(method, path, route, params, copy.deepcopy(json), uploads, reply.status,
-                                         copy.deepcopy(reply.body), ids, scripted))
+                                         copy.deepcopy(reply.body), ids, fault))
             self.notify()
             return reply
 
-        for failure in self._failures:
-            if failure.remaining > 0 and failure.method in ("*", method) and failure.pattern.search(path):
-                failure.remaining -= 1
-                return record(Reply(failure.status, copy.deepcopy(failure.body), dict(failure.headers)),
-                              scripted=True)
+        if fault is not None and not fault.applied and (fault.drop or fault.status is not None):
+            return record(fault.reply(Reply(0)))
+        route, reply = self._run(handler, name, Call(method, path, params, json, files, ids), headers)
+        return record(fault.reply(reply) if fault is not None else reply, route)
+
+    def _run(self, handler: Handler | None, name: str, call: Call,
+             headers: Mapping[str, str] | None) -> tuple[str, Reply]:
+        """Run the route's handler; return the route name to record (or "error" if the fake crashed) and the answer."""
         if handler is None:
-            return record(Reply(404, {"message": f"fake discord: no route for {method} {path}", "code": 0}))
+            return name, Reply(404, {"message": f"fake discord: no route for {call.method} {call.path}", "code": 0})
         exempt = name.startswith(("callback", "followup", "webhook"))  # interaction tokens need no bot token
         if self.token is not None and headers is not None and not exempt \
                 and headers.get("Authorization") != f"Bot {self.token}":
-            return record(Reply(401, {"message": "401: Unauthorized", "code": 0}))
+            return name, Reply(401, {"message": "401: Unauthorized", "code": 0})
         try:
-            return record(handler(Call(method, path, params, json, files, ids)))
+            return name, handler(call)
         except FakeHTTPError as exc:
-            return record(Reply(exc.status, {"message": exc.message, "code": exc.code}))
+            return name, Reply(exc.status, {"message": exc.message, "code": exc.code})
         except Exception as exc:  # a bug in the fake or an unexpected body: report it, never 5xx (clients retry)
             detail = "".join(traceback.format_exception(exc))
-            return record(Reply(400, {"message": f"fake discord crashed on {method} {path}: {exc!r}", "code": 0,
-                                      "traceback": detail}), route="error")
+            return "error", Reply(400, {"message": f"fake discord crashed on {call.method} {call.path}: {exc!r}",
+                                        "code": 0, "traceback": detail})
 
     def fail_next(self, method: str, path_regex: str, status: int, body: Any = None, times: int = 1, *,
-                  headers: Mapping[str, str] | None = None, retry_after: float = 0.05) -> None:
+                  headers: Mapping[str, str] | None = None, retry_after: float = 0.05, scope: str = "user",
+                  delay: float = 0.0, applied: bool = False) -> Fault:
         """Answer the next `times` requests whose path matches `path_regex` (re.search) with `status` and `body`.
 
-        Rules apply in the order added, so `fail_next(..., 429)` then `fail_next(..., 500)` gives 429, then 500.
-        A 429 gets `retry_after` in the body and a `Via` header (without it discord.py treats it as a Cloudflare ban).
-        `method` may be "*". Paths have no /api/v10 prefix, e.g. r"^/channels/\\d+/messages$".
+        Faults apply in the order added, so `fail_next(..., 429)` then `fail_next(..., 500)` gives 429, then 500.
+        A 429 is shaped like Discord's: `retry_after` (seconds) in the body and, rounded up, in `Retry-After`;
+        `scope` "user" or "shared" (per route, with X-RateLimit-* bucket headers) or "global" (body `global: true`,
+        `X-RateLimit-Global`); and a `Via` header, without which discord.py takes the 429 for a Cloudflare ban.
+        `delay`: wait that long before answering. `applied`: handle the request for real first (the message is
+        posted), then answer the failure. `method` may be "*". Paths have no /api/v10 prefix,
+        e.g. r"^/channels/\\d+/messages$".
         """
         extra = dict(headers or {})
-        if body is None and status == 429:
-            body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": False, "code": 0}
+        if status == 429:
+            if scope not in RATE_LIMIT_SCOPES:
+                raise ValueError(f"scope must be one of {RATE_LIMIT_SCOPES}, not {scope!r}")
+            is_global = scope == "global"
+            bucket = hashlib.sha1(f"{method.upper()} {path_regex}".encode()).hexdigest()[:16]
+            if body is None:
+                body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
+            limits = {"X-RateLimit-Global": "true"} if is_global else {
+                "X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0", "X-RateLimit-Bucket": bucket,
+                "X-RateLimit-Reset-After": f"{retry_after:.3f}"}
+            extra = {"Via": "1.1 google", "Retry-After": str(math.ceil(retry_after)), "X-RateLimit-Scope": scope,
+                     **limits, **extra}
         elif body is None:
             body = {"message": f"{status}: scripted failure", "code": 0}
-        if status == 429:
-            extra = {"Via": "1.1 google", "Retry-After": str(math.ceil(retry_after)), "X-RateLimit-Scope": "user",
-                     **extra}
-        self._failures.append(_Failure(method.upper(), re.compile(path_regex), status, body, extra, times))
+        return self._add_fault(Fault(method.upper(), re.compile(path_regex), status, body, extra, times, delay,
+                                     applied=applied))
+
+    def drop_next(self, method: str, path_regex: str, times: int = 1, *, delay: float = 0.0,
+                  applied: bool = False) -> Fault:
+        """Close the connection of the next `times` matching requests without an answer (after `delay` seconds).
+
+        The client sees `aiohttp.ServerDisconnectedError`. With `applied` the request took effect first.
+        """
+        return self._add_fault(Fault(method.upper(), re.compile(path_regex), None, None, {}, times, delay, drop=True,
+                                     applied=applied))
+
+    def delay_next(self, method: str, path_regex: str, seconds: float, times: int = 1, *,
+                   applied: bool = False) -> Fault:
+        """Answer the next `times` matching requests normally, but only after `seconds` (so a client timeout fires).
+
+        Without `applied` the request takes effect when the delay ends, even if the client gave up meanwhile; with
+        `applied` it takes effect at once and only the answer is late.
+        """
+        return self._add_fault(Fault(method.upper(), re.compile(path_regex), None, None, {}, times, seconds,
+                                     applied=applied))
+
+    def _add_fault(self, fault: Fault) -> Fault:
+        """Queue a fault after the ones already scripted and return it (its `hits` count the requests it shaped)."""
+        self._faults.append(fault)
+        return fault
 
     # ----------------------------------------------------------------- waiting
 
@@ -379,7 +533,7 @@ class FakeAPI:
     async def wait_for_callback(self, interaction_id: str, timeout: float = 5.0) -> Request:
         """Return the successful interaction callback request of an interaction."""
         return await self.wait_for(lambda r: r.route == "callback" and r.interaction_id == interaction_id
-                                   and r.status < 300, timeout)
+                                   and 200 <= r.status < 300, timeout)
 
     async def wait_for_response(self, interaction_id: str, timeout: float = 5.0, *, final: bool = True) -> SentMessage:
         """Return the interaction's original response message; with `final`, wait until it is no longer loading."""
@@ -406,6 +560,19 @@ class FakeAPI:
     def responses(self, interaction_id: str) -> list[SentMessage]:
         """Return the messages an interaction created: the original response, then followups."""
         return [m for m in self._messages.values() if m.interaction_id == interaction_id]
+
+    def ledger(self, *, interactions: bool = False) -> dict[str, list[SentMessage]]:
+        """Per channel, the messages the bot posted there and did not delete, in the order they were created.
+
+        Channel posts (POST /channels/{id}/messages) only, unless `interactions`: then also the public interaction
+        responses and followups. Each message carries its `nonce`, so a test can check that every announcement
+        is there exactly once, in order.
+        """
+        found: dict[str, list[SentMessage]] = {}
+        for msg in self.messages():
+            if msg.source == "channel" or (interactions and not msg.ephemeral):
+                found.setdefault(msg.channel_id, []).append(msg)
+        return found
 
     def callbacks(self, interaction_id: str) -> list[Request]:
         """Return the callback requests of an interaction."""
@@ -457,18 +624,25 @@ class FakeAPI:
                 self._messages[message_id] = SentMessage(copy.deepcopy(payload["message"]), [], "external")
         who = (payload.get("member") or {}).get("user") or payload.get("user") or {}
         record = InteractionRecord(payload["id"], payload["token"], payload["type"], channel["id"], who.get("id"),
-                                   payload, message_id=message_id, original_message_id=message_id)
+                                   payload, message_id=message_id, original_message_id=message_id,
+                                   created_at=self.clock())
         self.interactions[record.id] = record
         self._tokens[record.token] = record.id
         return record
 
     def _interaction(self, call: Call) -> InteractionRecord:
-        """Return the interaction a callback/webhook route refers to (404 like Discord when unknown)."""
+        """Return the interaction a callback/webhook route refers to, refused like Discord when unknown, when the
+        webhook routes come before the callback or after the token's lifetime."""
         record = self.interactions.get(call.ids.get("interaction_id", ""))
+        webhook = call.ids.get("app_id") is not None
         if record is None or record.token != call.ids.get("token"):
-            if call.ids.get("app_id") is not None:
+            if webhook:
                 raise FakeHTTPError(404, 10015, "Unknown Webhook")
             raise FakeHTTPError(404, 10062, "Unknown interaction")
+        if webhook and self.clock() - record.created_at > self.token_lifetime:
+            raise FakeHTTPError(401, 50027, "Invalid Webhook Token")
+        if webhook and not record.callback_types:
+            raise FakeHTTPError(404, 10015, "Unknown Webhook")  # the token becomes a webhook with the callback
         limit = record.payload.get("attachment_size_limit")
         if limit is not None and any(len(upload.data) > limit for upload in call.files.values()):
             raise FakeHTTPError(413, 40005, "Request entity too large")  # the interaction's upload limit
@@ -479,6 +653,8 @@ class FakeAPI:
         record = self._interaction(call)
         if record.callback_types:
             raise FakeHTTPError(400, 40060, "Interaction has already been acknowledged.")
+        if self.clock() - record.created_at > self.callback_window:
+            raise FakeHTTPError(404, 10062, "Unknown interaction")  # too late: Discord has dropped the interaction
         body = call.json or {}
         kind, data = int(body["type"]), body.get("data") or {}
         msg: SentMessage | None = None
@@ -509,8 +685,6 @@ class FakeAPI:
         """POST /webhooks/{app}/{token}: a followup; the first one after a defer fills the "thinking…" message,
         unless the bot deleted that placeholder: then it is a new message with its own flags, as on Discord."""
         record = self._interaction(call)
-        if not record.callback_types:
-            raise FakeHTTPError(404, 10015, "Unknown Webhook")
         original = self._messages.get(record.original_message_id or "")
         body = call.json or {}
         if original is not None and original.loading and not original.deleted and original.interaction_id == record.id:
@@ -590,6 +764,8 @@ class FakeAPI:
             payload["message_reference"] = {"channel_id": channel_id, **body["message_reference"]}
         if body.get("poll"):
             payload["poll"] = body["poll"]
+        if body.get("nonce") is not None:
+            payload["nonce"] = body["nonce"]
         if interaction is not None:
             actor = (interaction.payload.get("member") or {}).get("user") or interaction.payload.get("user")
             name = (interaction.payload.get("data") or {}).get("name", "")
@@ -636,7 +812,18 @@ class FakeAPI:
         if not (body.get("content") or body.get("embeds") or body.get("components") or call.files
                 or body.get("sticker_ids") or body.get("poll")):
             raise FakeHTTPError(400, 50006, "Cannot send an empty message")
-        return Reply(200, self._create(channel_id, body, call.files, source="channel").payload)
+        nonce = body.get("nonce")
+        if nonce is None:
+            return Reply(200, self._create(channel_id, body, call.files, source="channel").payload)
+        if not isinstance(nonce, str | int) or len(str(nonce)) > NONCE_MAX_LENGTH:
+            raise FakeHTTPError(400, 50035, "Invalid Form Body")
+        key, now = (self.world.bot_user["id"], str(nonce)), self.clock()
+        earlier = self._nonces.get(key)
+        if body.get("enforce_nonce") and earlier is not None and now - earlier[1] <= self.nonce_window:
+            return Reply(200, self._existing(earlier[0]).payload)  # deleted meanwhile: Unknown Message, no repost
+        msg = self._create(channel_id, body, call.files, source="channel")
+        self._nonces[key] = (msg.id, now)
+        return Reply(200, msg.payload)
 
     def _channel_history(self, call: Call) -> Reply:
         """GET /channels/{id}/messages (newest first, honouring limit/before/after)."""

@@ -21,7 +21,8 @@ import contextlib
 import json
 import re
 import secrets
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+import time
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Self
 
@@ -30,7 +31,16 @@ import pytest_asyncio
 import yarl
 from aiohttp import BodyPartReader, WSMsgType, web
 
-from tests.discord.fakeapi import FakeAPI, InteractionRecord, Reply, SentMessage, Upload
+from tests.discord.fakeapi import (
+    CALLBACK_WINDOW_S,
+    NONCE_WINDOW_S,
+    TOKEN_LIFETIME_S,
+    FakeAPI,
+    InteractionRecord,
+    Reply,
+    SentMessage,
+    Upload,
+)
 from tests.discord.payloads import World
 
 JSON = "application/json"
@@ -59,9 +69,12 @@ class FakeDiscord(FakeAPI):
     """Fake Discord server: `async with FakeDiscord() as fake:` then point a bot at `fake.api_base`/`gateway_url`."""
 
     def __init__(self, world: World | None = None, *, token: str | None = None, host: str = "127.0.0.1",
-                 port: int = 0, heartbeat_interval_ms: int = 41_250) -> None:
-        """Configure; nothing listens until `start()` (or `async with`)."""
-        super().__init__(world, token=token)
+                 port: int = 0, heartbeat_interval_ms: int = 41_250, clock: Callable[[], float] = time.monotonic,
+                 callback_window: float = CALLBACK_WINDOW_S, token_lifetime: float = TOKEN_LIFETIME_S,
+                 nonce_window: float = NONCE_WINDOW_S) -> None:
+        """Configure (the clock and windows as for FakeAPI); nothing listens until `start()` (or `async with`)."""
+        super().__init__(world, token=token, clock=clock, callback_window=callback_window,
+                         token_lifetime=token_lifetime, nonce_window=nonce_window)
         self.host, self.port = host, port
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.sessions: list[GatewaySession] = []
@@ -153,11 +166,13 @@ class FakeDiscord(FakeAPI):
     # ------------------------------------------------------------------- REST
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
-        """Serve every /api/v{n}/… route through FakeAPI.handle."""
+        """Serve every /api/v{n}/… route through FakeAPI.serve (aiohttp does not cancel it if the client leaves)."""
         body, files = await self._read_body(request)
-        reply = self.handle(request.method, "/" + request.match_info["tail"], params=dict(request.query), json=body,
-                            files=files, headers=dict(request.headers))
-        return self._response(reply)
+        reply = await self.serve(request.method, "/" + request.match_info["tail"], params=dict(request.query),
+                                 json=body, files=files, headers=dict(request.headers))
+        if reply.drop and request.transport is not None:
+            request.transport.close()  # no answer: the client's aiohttp raises ServerDisconnectedError
+        return self._response(reply)  # after a drop, never written
 
     @staticmethod
     async def _read_body(request: web.Request) -> tuple[Any, dict[int, Upload]]:

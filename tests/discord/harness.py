@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Self
 from urllib.parse import unquote
 
+import aiohttp
 import discord
 from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
@@ -28,6 +29,7 @@ from tests.discord.payloads import World
 # Names of the tasks discord.py creates while handling an interaction; the harness awaits them.
 TASK_PREFIXES = ("CommandTree-invoker", "discord-ui-view-dispatch-", "discord-ui-dynamic-item-",
                  "discord-ui-modal-dispatch-", "discord.py: on_")
+REQUEST_TASK = "fake-discord-request"
 _API_PATH = re.compile(r"/api/v\d+(/[^?]*)")
 _FILE_FIELD = re.compile(r"files\[(\d+)\]")
 
@@ -90,11 +92,17 @@ def _raise_for(reply: Reply) -> None:
 
 async def _answer(api: FakeAPI, route: Route, body: Any, files: dict[int, Upload],
                   params: Mapping[str, Any] | None) -> Any:
-    """Send one request to the FakeAPI like over the wire (JSON round trip) and return the decoded answer."""
+    """Send one request to the FakeAPI like over the wire (JSON round trip) and return the decoded answer.
+
+    The request runs in its own task: a bot that stops waiting (a timeout) does not stop Discord handling it.
+    """
     wire_body = None if body is None else json.loads(json.dumps(body))
-    reply = api.handle(route.method, _route_path(route), json=wire_body, files=files,
-                       params={k: str(int(v) if isinstance(v, bool) else v) for k, v in (params or {}).items()})
+    served = asyncio.create_task(api.serve(route.method, _route_path(route), json=wire_body, files=files, params={
+        k: str(int(v) if isinstance(v, bool) else v) for k, v in (params or {}).items()}), name=REQUEST_TASK)
+    reply = await asyncio.shield(served)
     await asyncio.sleep(0)
+    if reply.drop:
+        raise aiohttp.ServerDisconnectedError()
     _raise_for(reply)
     return None if reply.body is None else json.loads(json.dumps(reply.body))
 
@@ -264,7 +272,8 @@ class DispatchHarness:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
-        """Stop views created meanwhile, cancel unsettled tasks and remove the recorders."""
+        """Stop views created meanwhile, cancel unsettled tasks (and delayed requests) and remove the recorders."""
+        self._background.update(t for t in asyncio.all_tasks() if t.get_name() == REQUEST_TASK)
         for task in self._background:
             task.cancel()
         if self._background:

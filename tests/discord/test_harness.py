@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import os
 import struct
 import sys
@@ -19,11 +20,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from tests.discord import payloads
+from tests.discord.fakeapi import TOKEN_LIFETIME_S, ManualClock
 from tests.discord.fakediscord import FakeDiscord
 from tests.discord.harness import DispatchHarness, InteractionError
 from tests.discord.payloads import Typed, World
 
 TERRITORIES = ["Alaska", "Alberta", "Argentina", "Brazil", "Ukraine"]
+POSTS = r"^/channels/\d+/messages$"
+CALLBACKS = r"^/interactions/\d+/[^/]+/callback$"
 
 
 def tiny_png() -> bytes:
@@ -331,6 +335,52 @@ async def test_layer2_fail_next_gives_the_bot_a_discord_error(h: DispatchHarness
     assert h.messages() == [] and [r.scripted for r in result.requests] == [False, True]
 
 
+async def test_layer2_a_callback_later_than_the_window_is_an_unknown_interaction(h: DispatchHarness) -> None:
+    """As on Discord, a callback after the window (narrowed here, and the answer held back) is 404 / 10062."""
+    h.api.callback_window = 0.02
+    h.api.delay_next("POST", CALLBACKS, 0.05)
+    result = await h.slash("demo", "ping", raise_errors=False)
+    error = result.errors[0]
+    assert isinstance(error, app_commands.CommandInvokeError) and isinstance(error.original, discord.NotFound)
+    assert error.original.code == 10062
+    assert result.response is None and not result.record.acknowledged
+
+
+async def test_layer2_a_followup_after_fifteen_minutes_is_refused(h: DispatchHarness) -> None:
+    """The interaction token dies after 15 minutes (401 / 50027): a command that waits that long cannot follow up."""
+    clock = ManualClock()
+    h.api.clock = clock
+    asked = await h.slash("confirm", wait=False)
+    clock.advance(TOKEN_LIFETIME_S + 1)
+    await h.button("confirm:ok", user=h.add_member("Ada"))  # a fresh interaction: its own token still works
+    error = (await h.settle(raise_errors=False))[0]
+    assert isinstance(error, app_commands.CommandInvokeError) and isinstance(error.original, discord.HTTPException)
+    assert (error.original.status, error.original.code) == (401, 50027)
+    assert asked.followups == []
+
+
+async def test_layer2_a_dropped_connection_after_the_post_reaches_the_bot(h: DispatchHarness) -> None:
+    """drop_next(applied=True): the message is posted, the bot sees aiohttp.ServerDisconnectedError."""
+    h.api.drop_next("POST", POSTS, applied=True)
+    result = await h.slash("announce", options={"text": "Turn 3"}, raise_errors=False)
+    error = result.errors[0]
+    assert isinstance(error, app_commands.CommandInvokeError)
+    assert isinstance(error.original, aiohttp.ServerDisconnectedError)
+    assert [m.content for m in h.api.ledger()[h.world.channel["id"]]] == ["Turn 3"]
+
+
+async def test_layer2_a_bot_that_stops_waiting_does_not_stop_the_post(h: DispatchHarness) -> None:
+    """As over a network: the bot's timeout fires during a delay, and the request still lands when it ends."""
+    channel = h.bot.get_channel(int(h.world.channel["id"]))
+    assert isinstance(channel, discord.TextChannel)
+    h.api.delay_next("POST", POSTS, 0.05)
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(channel.send("landed late"), 0.01)
+    assert h.api.ledger() == {}
+    landed = await h.api.wait_for_message(lambda m: m.content == "landed late")
+    assert h.api.ledger() == {h.world.channel["id"]: [landed]}
+
+
 async def test_layer2_command_awaiting_a_view(h: DispatchHarness) -> None:
     """wait=False returns once acknowledged; settle() awaits the command after the button press."""
     asked = await h.slash("confirm", wait=False)
@@ -414,7 +464,7 @@ async def test_layer3_fail_next_429_is_retried_by_discord_py(fake_discord: FakeD
     async with fake.run_bot(DemoBot()) as bot:
         channel = bot.get_channel(int(fake.world.channel["id"]))
         assert isinstance(channel, discord.TextChannel)
-        fake.fail_next("POST", r"^/channels/\d+/messages$", 429, retry_after=0.01)
+        fake.fail_next("POST", POSTS, 429, retry_after=0.01)
         sent = await channel.send("retry me", file=discord.File(io.BytesIO(PNG), "board.png"))
         posts = [r for r in fake.requests if r.path == f"/channels/{channel.id}/messages"]
         assert [(r.status, r.route, r.scripted) for r in posts] == [(429, "channel_message", True),
@@ -422,6 +472,74 @@ async def test_layer3_fail_next_429_is_retried_by_discord_py(fake_discord: FakeD
         assert posts[0].files[0].data == PNG
         assert [m.content for m in fake.messages(channel.id)] == ["retry me"]
         assert str(sent.id) == fake.messages(channel.id)[0].id
+
+
+async def test_layer3_a_500_after_the_post_is_retried_with_the_same_nonce_and_posted_once(
+        fake_discord: FakeDiscord) -> None:
+    """discord.py retries a 500 with the same nonce and enforce_nonce: the fake returns the message it already made."""
+    fake = fake_discord
+    async with fake.run_bot(DemoBot()) as bot:
+        channel = bot.get_channel(int(fake.world.channel["id"]))
+        assert isinstance(channel, discord.TextChannel)
+        fake.fail_next("POST", POSTS, 500, applied=True)
+        sent = await channel.send("exactly once")
+        posts = [r for r in fake.requests if r.route == "channel_message"]
+        assert [(r.status, r.scripted) for r in posts] == [(500, True), (200, False)]
+        assert posts[0].json["nonce"] == posts[1].json["nonce"] and posts[1].json["enforce_nonce"] is True
+        [posted] = fake.ledger()[str(channel.id)]
+        assert posted.id == str(sent.id) and posted.nonce == posts[0].json["nonce"]
+
+
+async def test_layer3_a_dropped_or_late_answer_then_a_retry_with_the_same_nonce_posts_once(
+        fake_discord: FakeDiscord) -> None:
+    """A dropped connection (over real HTTP) and a client timeout leave the client unsure; its retry is safe."""
+    fake = fake_discord
+    async with fake.run_bot(DemoBot()) as bot:
+        channel = bot.get_channel(int(fake.world.channel["id"]))
+        assert isinstance(channel, discord.TextChannel)
+        fake.drop_next("POST", POSTS, applied=True)
+        with pytest.raises(aiohttp.ServerDisconnectedError):
+            await channel.send("dropped", nonce="retry-1")
+        await channel.send("dropped", nonce="retry-1")
+        slow = fake.delay_next("POST", POSTS, 0.3)  # applied when the delay ends, after the client gave up
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(channel.send("late", nonce="retry-2"), 0.05)
+        retried = await channel.send("late", nonce="retry-2")
+        late = await fake.wait_for(lambda r: r.fault is slow)
+        assert late.status == 200 and late.response["id"] == str(retried.id)
+        assert [(m.content, m.nonce) for m in fake.ledger()[str(channel.id)]] == [("dropped", "retry-1"),
+                                                                                 ("late", "retry-2")]
+
+
+async def test_layer3_a_global_429_is_honoured_by_discord_py(fake_discord: FakeDiscord,
+                                                             caplog: pytest.LogCaptureFixture) -> None:
+    """A global 429 has `global` in the body and X-RateLimit-Global; discord.py waits it out for every route."""
+    fake = fake_discord
+    fake.fail_next("POST", POSTS, 429, retry_after=0.5, scope="global")
+    url = f"{fake.api_base}/channels/{fake.world.channel['id']}/messages"
+    async with aiohttp.ClientSession() as session, session.post(url, json={"content": "x"}) as response:
+        assert response.status == 429 and (await response.json())["retry_after"] == 0.5
+        assert (response.headers["Retry-After"], response.headers["X-RateLimit-Global"]) == ("1", "true")
+    async with fake.run_bot(DemoBot()) as bot:
+        channel = bot.get_channel(int(fake.world.channel["id"]))
+        assert isinstance(channel, discord.TextChannel)
+        fake.fail_next("POST", POSTS, 429, retry_after=0.01, scope="global")
+        with caplog.at_level(logging.WARNING, logger="discord.http"):
+            await channel.send("after the global limit")
+        assert "Global rate limit has been hit" in caplog.text
+        assert [m.content for m in fake.ledger()[str(channel.id)]] == ["after the global limit"]
+
+
+async def test_layer3_a_callback_held_past_the_window_is_an_unknown_interaction(fake_discord: FakeDiscord) -> None:
+    """Over real HTTP too: the answer to the callback is held back past the (narrowed) window and refused."""
+    fake = fake_discord
+    fake.callback_window = 0.05
+    async with fake.run_bot(DemoBot()):
+        fake.delay_next("POST", CALLBACKS, 0.1)
+        ping = await fake.slash("demo", "ping")
+        answered = await fake.wait_for(lambda r: r.route == "callback" and r.interaction_id == ping.id)
+        assert (answered.status, answered.response["code"]) == (404, 10062)
+        assert not ping.acknowledged and fake.responses(ping.id) == []
 
 
 async def test_layer3_client_reconnects_after_server_disconnect(fake_discord: FakeDiscord) -> None:

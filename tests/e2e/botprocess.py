@@ -145,8 +145,10 @@ class Driver:
         self.used[what] += 1
         try:
             message = await self.fake.wait_for_response(record.id, STEP_TIMEOUT_S)
-        except TimeoutError as exc:
-            raise AssertionError(f"no answer to {what} (interaction {self.interactions})") from exc
+        except TimeoutError as exc:  # a callback after Discord's 3 s window shows here as 404 / 10062
+            callbacks = ", ".join(str(r) for r in self.fake.callbacks(record.id)) or "none"
+            raise AssertionError(f"no answer to {what} (interaction {self.interactions}); callbacks: {callbacks}") \
+                from exc
         assert not message.content.startswith(ERROR_MARK), f"{what}: the bot refused: {message.content}"
         assert message.ephemeral is not public, f"{what}: expected a {'public' * public or 'private'} answer"
         return message
