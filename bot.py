@@ -25,7 +25,8 @@ from discord.ext import commands
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from cogs.common import announce, on_app_command_error
+from cogs.common import on_app_command_error
+from cogs.delivery import Controls
 from cogs.guard import Deliveries, GuardedTree, RateLimiter
 from engine.cliargs import GAMES, Refused, check_players, game_name, game_options, option_pair, positive_int
 from engine.core.models import Event, GameState, Seat
@@ -86,7 +87,7 @@ class Settings(BaseSettings):
 
 
 EXTENSIONS = ("cogs.lobby", "cogs.views", "cogs.risk", "cogs.wizards_quest", "cogs.timers", "cogs.stats",
-              "cogs.fallback")
+              "cogs.fallback", "cogs.delivery")
 
 
 class GameMasterBot(commands.Bot):
@@ -101,6 +102,8 @@ class GameMasterBot(commands.Bot):
         self.deliveries = Deliveries()
         self.store: Store | None = None
         self.service: GameService
+        self.controls: dict[str, Controls] = {}
+        """Each game's buttons for a post, by ruleset name (the game cogs register them)."""
         self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
         """The persistent buttons and menus the cogs registered: a custom id matching none is out of date."""
 
@@ -127,8 +130,7 @@ class GameMasterBot(commands.Bot):
         self.tree.on_error = on_app_command_error
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        for outcome in await self.service.resume_all():  # AI seats a crash interrupted
-            await announce(self.get_partial_messageable(outcome.game.channel_id), outcome, self.service)
+        await self.service.resume_all()  # what a crash left untold, and AI seats it interrupted (the outbox posts)
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -138,8 +140,9 @@ class GameMasterBot(commands.Bot):
         log.info("ready: %d slash command groups synced", len(self.tree.get_commands()))
 
     async def close(self) -> None:
-        await super().close()
+        await super().close()  # the cogs unload: the deliveries and the timekeeper stop
         if self.store is not None:
+            await self.service.stop()
             await self.store.close()
             self.store = None
 
@@ -206,7 +209,8 @@ async def _play_stored(game: str, players: int, seed: int, path: Path, policy: s
         await service.new_game(DEMO_CHANNEL, None, seats[0], game, options, ai_policy=policy)
         for seat in seats[1:]:
             await service.join(DEMO_CHANNEL, seat)
-        await service.start(DEMO_CHANNEL, seats[0].id)  # AI seats play the whole game
+        await service.start(DEMO_CHANNEL, seats[0].id)
+        await service.idle(DEMO_CHANNEL)  # AI seats play the whole game
         return await service.record(DEMO_CHANNEL)
     finally:
         await store.close()

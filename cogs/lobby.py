@@ -12,25 +12,25 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.common import (
-    announce,
+    acknowledge,
     check_options,
+    done,
     is_moderator,
     locale_of,
-    ping,
     refuse,
     reply,
-    respond,
     seat_for,
     service_of,
-    timestamp,
     who,
 )
 from cogs.guard import Guarded
 from engine.core.errors import RuleError
-from engine.core.i18n import inert, mention, msg, translate
+from engine.core.i18n import inert, mention, msg, timestamp, translate
 from engine.core.record import PublicRecord
 from engine.games import get
-from engine.service import LOBBY_DAYS, lobby_of
+from engine.service import lobby_of
+from engine.service.lobby import options_summary
+from engine.service.news import ping
 from engine.table import MAX_DEADLINE_HOURS, MAX_VACATION_DAYS, MIN_DEADLINE_HOURS, Lobby, winners_of
 
 OPTION_NAMES = {"setup_placement": "placement", "fortify_mode": "fortify"}
@@ -98,23 +98,20 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         options: dict[str, Any] = {k: v for k, v in per_game[game].items() if v is not None}
         options |= {"turn_timer_hours": timer, "timeout_action": timeout_action, "absent_after": absent_after,
                     "defender_timeout_minutes": 1.0 if timer <= 1 else 60.0}  # ruling 10
-        row = await service_of(interaction).new_game(interaction.channel_id or 0, interaction.guild_id,
-                                                     seat_for(interaction.user), game, options,
-                                                     interaction_id=str(interaction.id))
-        title = get(row.ruleset).title
-        await reply(interaction, translate("lobby.created", locale_of(interaction), host=interaction.user.mention,
-                                           game=title, options=self.summary(row.lobby["options"]),
-                                           closes=timestamp(row.created_at + LOBBY_DAYS * 86400)))
+        await acknowledge(interaction)
+        await service_of(interaction).new_game(interaction.channel_id or 0, interaction.guild_id,
+                                               seat_for(interaction.user), game, options,
+                                               interaction_id=str(interaction.id))
+        await done(interaction)
 
     @app_commands.command(name="join", description="Take a seat in this channel's game")
     @app_commands.describe(colour="The colour you would like (a free one is given if it is taken)")
     @app_commands.choices(colour=COLOURS)
     async def join(self, interaction: discord.Interaction, colour: str | None = None) -> None:
-        row = await service_of(interaction).join(interaction.channel_id or 0, seat_for(interaction.user, colour),
-                                                 interaction_id=str(interaction.id))
-        seats = lobby_of(row).seats
-        await reply(interaction, translate("lobby.joined", locale_of(interaction), player=interaction.user.mention,
-                                           n=len(seats)))
+        await acknowledge(interaction)
+        await service_of(interaction).join(interaction.channel_id or 0, seat_for(interaction.user, colour),
+                                           interaction_id=str(interaction.id))
+        await done(interaction)
 
     @app_commands.command(name="leave", description="Give up your seat (during a game: resign, after a confirmation)")
     async def leave(self, interaction: discord.Interaction) -> None:
@@ -122,33 +119,24 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         if game.status == "running":  # ruling 8: during a game, leaving is resigning
             await self.ask_to_resign(interaction)
             return
-        row = await service_of(interaction).leave(interaction.channel_id or 0, interaction.user.id,
-                                                  interaction_id=str(interaction.id))
-        key = "lobby.left" if row is not None else "lobby.closed"
-        await reply(interaction, translate(key, locale_of(interaction), player=interaction.user.mention))
+        await acknowledge(interaction)
+        await service_of(interaction).leave(interaction.channel_id or 0, interaction.user.id,
+                                            interaction_id=str(interaction.id))
+        await done(interaction)
 
     @app_commands.command(name="add-ai", description="Host only: add an AI player to the lobby")
     async def add_ai(self, interaction: discord.Interaction) -> None:
-        row = await service_of(interaction).add_ai(interaction.channel_id or 0, interaction.user.id,
-                                                   interaction_id=str(interaction.id))
-        seat = lobby_of(row).seats[-1]
-        await reply(interaction, translate("lobby.ai_added", locale_of(interaction), name=inert(seat.name)))
+        await acknowledge(interaction)
+        await service_of(interaction).add_ai(interaction.channel_id or 0, interaction.user.id,
+                                             interaction_id=str(interaction.id))
+        await done(interaction)
 
     @app_commands.command(name="start", description="Host only: seat everyone in random order and begin")
     async def start(self, interaction: discord.Interaction) -> None:
-        service = service_of(interaction)
-        await service.check_start(interaction.channel_id or 0, interaction.user.id)  # errors stay private
-        await interaction.response.defer(thinking=True)  # dealing and AI turns can take a moment
-        outcome = await service.start(interaction.channel_id or 0, interaction.user.id,
-                                      interaction_id=str(interaction.id))
-        state = outcome.state
-        assert state is not None
-        order = ", ".join(who(p.id, state) for p in getattr(state, "players", []))
-        lead = translate("lobby.started", locale_of(interaction), game=outcome.ruleset.title, order=order)
-        await interaction.followup.send(lead)
-        channel = interaction.channel
-        assert isinstance(channel, discord.abc.Messageable)
-        await announce(channel, outcome, service, always_board=True)  # everyone to play is pinged
+        await acknowledge(interaction)
+        await service_of(interaction).start(interaction.channel_id or 0, interaction.user.id,
+                                            interaction_id=str(interaction.id))
+        await done(interaction)
 
     @app_commands.command(name="status", description="Show this channel's game: seats, options, whose turn")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -158,7 +146,7 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         ruleset = get(game.ruleset)
         lines = [translate("status.header", locale, game=ruleset.title, status=game.status,
                            host=who(game.host_id, state)),
-                 translate("status.options", locale, options=self.summary(lobby.options))]
+                 translate("status.options", locale, options=options_summary(lobby.options))]
         if state is None:
             lines.append(translate("status.seats", locale, seats=", ".join(
                 inert(s.name) + (" 🤖" if s.ai else "") for s in lobby.seats)))
@@ -170,8 +158,11 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
             else:
                 lines.extend(self.table_lines(lobby, locale))
                 due = await service_of(interaction).deadlines(game)
-                lines.extend(ping(ruleset, state, decision, locale, due.get(decision.player))
+                humans = lobby.humans()
+                lines.extend(ping(ruleset, state, decision, humans, locale, due.get(decision.player), pinged=False)
                              for decision in ruleset.pending(state))
+        lines += [translate("status.parked", locale, reason=inert(reason))
+                  for reason in dict.fromkeys(await service_of(interaction).parked(interaction.channel_id or 0))]
         await reply(interaction, "\n".join(lines), ephemeral=True)
 
     @staticmethod
@@ -189,9 +180,9 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         away = []
         for seat_id, status in lobby.status.items():
             if status.absent:
-                away.append(translate("status.absent", locale, player=f"<@{seat_id}>"))
+                away.append(translate("status.absent", locale, player=mention(seat_id)))
             elif status.vacation_until:
-                away.append(translate("status.vacation", locale, player=f"<@{seat_id}>",
+                away.append(translate("status.vacation", locale, player=mention(seat_id),
                                       until=timestamp(status.vacation_until, "f")))
         if away:
             lines.append(translate("status.away", locale, seats=", ".join(away)))
@@ -212,17 +203,17 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
     @app_commands.describe(days=f"How many days you are away (1–{MAX_VACATION_DAYS})")
     async def vacation(self, interaction: discord.Interaction,
                        days: app_commands.Range[int, 1, MAX_VACATION_DAYS]) -> None:
-        _, until = await service_of(interaction).vacation(interaction.channel_id or 0, interaction.user.id, days,
-                                                          interaction_id=str(interaction.id))
-        await reply(interaction, translate("table.vacation", locale_of(interaction), player=interaction.user.mention,
-                                           until=timestamp(until, "f")))
+        await acknowledge(interaction)
+        await service_of(interaction).vacation(interaction.channel_id or 0, interaction.user.id, days,
+                                               interaction_id=str(interaction.id))
+        await done(interaction)
 
     @app_commands.command(name="back", description="End your absence or vacation and play your own seat again")
     async def back(self, interaction: discord.Interaction) -> None:
-        outcome = await service_of(interaction).back(interaction.channel_id or 0, interaction.user.id,
-                                                     interaction_id=str(interaction.id))
-        await respond(interaction, outcome, lead=translate("table.back", locale_of(interaction),
-                                                           player=interaction.user.mention))
+        await acknowledge(interaction)
+        await service_of(interaction).back(interaction.channel_id or 0, interaction.user.id,
+                                           interaction_id=str(interaction.id))
+        await done(interaction)
 
     @app_commands.command(name="resign", description="Leave the game for good (you are asked to confirm)")
     async def resign(self, interaction: discord.Interaction) -> None:
@@ -245,69 +236,54 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
     @app_commands.describe(choice="Draw: nobody wins · surrender: the leader wins · withdraw: take your vote back")
     async def vote(self, interaction: discord.Interaction,
                    choice: Literal["draw", "surrender", "withdraw"]) -> None:
-        locale = locale_of(interaction)
-        tally = await service_of(interaction).vote(interaction.channel_id or 0, interaction.user.id, choice,
-                                                   interaction_id=str(interaction.id))
-        if tally.kind == "withdraw":
-            await reply(interaction, translate("table.vote_withdrawn", locale, player=interaction.user.mention))
-            return
-        if tally.outcome is None:
-            await reply(interaction, translate("table.vote", locale, player=interaction.user.mention,
-                                               kind=msg(f"vote.{choice}"), votes=len(tally.voters),
-                                               needed=len(tally.needed)))
-            return
-        state = tally.outcome.state
-        lobby = lobby_of(tally.outcome.game)
-        assert state is not None and lobby.result is not None
-        winner = ", ".join(who(w, state) for w in lobby.result.winners)
-        await reply(interaction, translate(f"table.vote_{choice}", locale, winner=winner))
+        await acknowledge(interaction)
+        await service_of(interaction).vote(interaction.channel_id or 0, interaction.user.id, choice,
+                                           interaction_id=str(interaction.id))
+        await done(interaction)
 
     # -- the host's controls
 
     @app_commands.command(name="kick", description="Host or moderator: remove a player from the game")
     @app_commands.describe(player="Who to remove; the rules decide what happens to their pieces")
     async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
-        outcome = await service_of(interaction).kick(interaction.channel_id or 0, interaction.user.id,
-                                                     is_moderator(interaction), player.id,
-                                                     interaction_id=str(interaction.id))
-        await respond(interaction, outcome, lead=translate("table.kicked", locale_of(interaction),
-                                                           host=interaction.user.mention, player=player.mention))
+        await acknowledge(interaction)
+        await service_of(interaction).kick(interaction.channel_id or 0, interaction.user.id, is_moderator(interaction),
+                                           player.id, interaction_id=str(interaction.id))
+        await done(interaction)
 
     @app_commands.command(name="replace", description="Host or moderator: a substitute takes over a player's seat")
     @app_commands.describe(old="The player who leaves", new="The substitute who takes over their seat")
     async def replace(self, interaction: discord.Interaction, old: discord.User, new: discord.User) -> None:
         if new.bot:
             raise RuleError("E_RESEAT_AI")
-        outcome = await service_of(interaction).replace(interaction.channel_id or 0, interaction.user.id,
-                                                        is_moderator(interaction), old.id, seat_for(new),
-                                                        interaction_id=str(interaction.id))
-        await respond(interaction, outcome, lead=translate("table.replaced", locale_of(interaction),
-                                                           old=old.mention, new=new.mention))
+        await acknowledge(interaction)
+        await service_of(interaction).replace(interaction.channel_id or 0, interaction.user.id,
+                                              is_moderator(interaction), old.id, seat_for(new),
+                                              interaction_id=str(interaction.id))
+        await done(interaction)
 
     @app_commands.command(name="pause", description="Host or moderator: stop the clocks; play waits until resume")
     async def pause(self, interaction: discord.Interaction) -> None:
+        await acknowledge(interaction)
         await service_of(interaction).pause(interaction.channel_id or 0, interaction.user.id,
                                             is_moderator(interaction), interaction_id=str(interaction.id))
-        await reply(interaction, translate("table.paused", locale_of(interaction), player=interaction.user.mention))
+        await done(interaction)
 
     @app_commands.command(name="resume", description="Host or moderator: continue a paused game")
     async def resume(self, interaction: discord.Interaction) -> None:
-        outcome = await service_of(interaction).resume(interaction.channel_id or 0, interaction.user.id,
-                                                       is_moderator(interaction), interaction_id=str(interaction.id))
-        await respond(interaction, outcome, lead=translate("table.resumed", locale_of(interaction),
-                                                           player=interaction.user.mention))
+        await acknowledge(interaction)
+        await service_of(interaction).resume(interaction.channel_id or 0, interaction.user.id,
+                                             is_moderator(interaction), interaction_id=str(interaction.id))
+        await done(interaction)
 
     @app_commands.command(name="deadline", description="Host or moderator: change the turn deadline, or turn it off")
     @app_commands.describe(hours=f"Hours per turn ({MIN_DEADLINE_HOURS:g}–{MAX_DEADLINE_HOURS:g}); leave out for off")
     async def deadline(self, interaction: discord.Interaction,
                        hours: app_commands.Range[float, MIN_DEADLINE_HOURS, MAX_DEADLINE_HOURS] | None = None) -> None:
-        outcome = await service_of(interaction).set_deadline(interaction.channel_id or 0, interaction.user.id,
-                                                             is_moderator(interaction), hours,
-                                                             interaction_id=str(interaction.id))
-        locale = locale_of(interaction)
-        lead = (translate("table.deadline", locale, player=interaction.user.mention, hours=hours)
-                if hours is not None else translate("table.deadline_off", locale, player=interaction.user.mention))
-        await respond(interaction, outcome, lead=lead)
+        await acknowledge(interaction)
+        await service_of(interaction).set_deadline(interaction.channel_id or 0, interaction.user.id,
+                                                   is_moderator(interaction), hours, interaction_id=str(interaction.id))
+        await done(interaction)
 
     # -- the record
 
@@ -340,11 +316,6 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
             lines.append(translate("replay.smaller", locale, width=made.width))
         await reply(interaction, "\n".join(lines), files=[discord.File(io.BytesIO(made.gif), filename="replay.gif")])
 
-    @staticmethod
-    def summary(options: dict[str, Any]) -> str:
-        shown = ("mode", "setup", "setup_placement", "fortify_mode", "defender_dice", "turn_order", "decoy",
-                 "round_limit")
-        return ", ".join(f"{k}: {options[k]}" for k in shown if options.get(k) is not None)
 
 
 
@@ -379,24 +350,16 @@ class ConfirmButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
             if game.id != self.game_id:
                 await reply(interaction, translate("button.stale", locale), ephemeral=True)
                 return
+            await acknowledge(interaction)
             if self.what == "abandon":
                 await service.abandon(channel_id, interaction.user.id, is_moderator(interaction),
                                       interaction_id=str(interaction.id))
-                outcome = None
             else:
-                outcome = await service.act(channel_id, interaction.user.id, {"type": "resign"}, str(interaction.id))
+                await service.act(channel_id, interaction.user.id, {"type": "resign"}, str(interaction.id))
         except RuleError as err:
             await refuse(interaction, err)
             return
-        done = "abandon.done_private" if outcome is None else "done"
-        await interaction.response.edit_message(content=translate(done, locale), view=None)
-        channel = interaction.channel
-        if not isinstance(channel, discord.abc.Messageable):
-            return
-        if outcome is None:
-            await channel.send(translate("abandon.done", locale, player=interaction.user.mention))
-        else:
-            await announce(channel, outcome, service, actor=interaction.user.id)
+        await done(interaction)
 
 
 def confirm_view(what: str, game_id: int) -> discord.ui.View:

@@ -3,17 +3,31 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import MAX_CHOICES, check_options, game_state, locale_of, refuse, reply, respond, service_of, stale
+from cogs.common import (
+    MAX_CHOICES,
+    acknowledge,
+    check_options,
+    done,
+    game_state,
+    locale_of,
+    refuse,
+    reply,
+    service_of,
+    stale,
+)
 from cogs.guard import Guarded
 from engine.core.errors import RuleError
 from engine.core.i18n import msg, translate
+from engine.core.models import Event, GameState
 from engine.games.risk import RiskState
+from engine.games.risk import events as E
 from engine.games.risk.mapdata import classic
 from engine.games.risk.names import matches, normalise, resolve
 from engine.games.risk.rules import connected
@@ -27,17 +41,20 @@ async def risk_state(interaction: discord.Interaction) -> RiskState:
     return await game_state(interaction, RiskState)
 
 
-async def play(interaction: discord.Interaction, data: dict[str, Any], buttons: bool = True) -> None:
-    """Apply one action for the user and answer publicly, with the buttons the next step needs."""
-    outcome = await service_of(interaction).act(interaction.channel_id or 0, interaction.user.id, data,
-                                                str(interaction.id), game_name="risk")
-    state = outcome.state
-    view = None
-    if buttons and isinstance(state, RiskState):
-        battles = [e for e in outcome.events if e.type == "battle" and getattr(e, "player", None) == state.current]
-        front = (battles[-1].source, battles[-1].target) if battles else None  # type: ignore[attr-defined]
-        view = next_step_view(state, front)
-    await respond(interaction, outcome, view=view)
+async def play(interaction: discord.Interaction, data: dict[str, Any]) -> None:
+    """Apply one action for the user; its result is the game's post in the channel, with the buttons the next
+    step needs (see `controls`)."""
+    await acknowledge(interaction)
+    await service_of(interaction).act(interaction.channel_id or 0, interaction.user.id, data, str(interaction.id),
+                                      game_name="risk")
+    await done(interaction)
+
+
+def controls(state: GameState, events: Sequence[Event]) -> discord.ui.View | None:
+    """The buttons a post offers for what is pending in `state`; the last attack among `events` is the front."""
+    assert isinstance(state, RiskState)
+    battles = [e for e in events if isinstance(e, E.Battle) and e.player == state.current]
+    return next_step_view(state, (battles[-1].source, battles[-1].target) if battles else None)
 
 
 # ---------------------------------------------------------------- autocomplete
@@ -162,7 +179,7 @@ class RiskButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
             state = await risk_state(interaction)
             if self.verb != "resign" and await stale(interaction, state, self.seq):
                 return
-            await play(interaction, self.action(state), buttons=self.verb != "resign")
+            await play(interaction, self.action(state))
         except RuleError as err:
             await refuse(interaction, err)
 
@@ -407,4 +424,5 @@ def confirm_resign(seq: int) -> discord.ui.View:
 
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(RiskButton, TradeSelect)
+    getattr(bot, "controls", {})["risk"] = controls
     await bot.add_cog(RiskCog(bot))

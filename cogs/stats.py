@@ -6,9 +6,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import check_options, chunks, locale_of, reply, service_of
+from cogs.common import check_options, locale_of, reply, service_of
 from engine.core.i18n import translate
 from engine.games import get
+from engine.service.news import chunks
 
 TOP = 10
 

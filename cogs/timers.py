@@ -1,16 +1,15 @@
-"""Deadlines and reminders: runs the timekeeper and tells the channel when a clock goes off."""
+"""Deadlines and reminders: runs the timekeeper, which fires due timers through the service (its posts tell the
+channel, through the outbox)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 
-import discord
 from discord.ext import commands
 
-from cogs.common import announce, mentions, service_of_bot, timestamp, who
-from engine.core.i18n import mention, translate
-from engine.service import LOBBY_DAYS, Alarm, lobby_of
+from cogs.common import service_of_bot
+from engine.service import Alarm
 from engine.timekeeper import Timekeeper
 
 log = logging.getLogger("gamemaster.timers")
@@ -31,33 +30,10 @@ class Timers(commands.Cog):
         if self.task is not None:
             self.task.cancel()
 
-    async def on_alarm(self, alarm: Alarm) -> None:
-        channel = self.bot.get_partial_messageable(alarm.outcome.game.channel_id)
-        outcome = alarm.outcome
-        if alarm.kind == "expired":
-            await channel.send(translate("lobby.expired", game=outcome.ruleset.title, days=LOBBY_DAYS,
-                                         host=mention(alarm.player)),
-                               allowed_mentions=discord.AllowedMentions.none())
-            return
-        state = outcome.state
-        assert state is not None
-        player = who(alarm.player, state)
-        if alarm.kind == "reminder":
-            decision = next(d for d in outcome.pending if d.player == alarm.player)
-            what = outcome.ruleset.prompt(decision, state)
-            await channel.send(translate("timer.reminder", player=player, what=what, due=timestamp(alarm.due)),
-                               allowed_mentions=mentions({alarm.player}))
-            return
-        clock = lobby_of(outcome.game).clock
-        if alarm.kind == "absent":
-            lead = translate("timer.absent", player=player, n=clock.absent_after)
-        elif clock.timeout_action == "skip":
-            lead = translate("timer.timeout_skip", player=player)
-        else:
-            lead = translate("timer.timeout", player=player)
-        await announce(channel, outcome, service_of_bot(self.bot), lead=lead, also_ping={alarm.player})
+    @staticmethod
+    async def on_alarm(alarm: Alarm) -> None:
+        log.info("game %s: %s for seat %s", alarm.outcome.game.id, alarm.kind, alarm.player)
 
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(Timers(bot))
-

@@ -10,11 +10,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import check_options, chunks, locale_of, refuse, reply, service_of, who
+from cogs.common import check_options, locale_of, refuse, reply, service_of, who
 from cogs.guard import Guarded
 from engine.core.errors import RuleError
 from engine.core.i18n import translate
 from engine.games import get
+from engine.service.news import chunks
 
 PAGE = 15
 
@@ -66,15 +67,14 @@ async def history_page(interaction: discord.Interaction, page: int) -> tuple[str
     lines = [translate("history.header", locale, page=found.page, pages=found.pages, total=found.total)]
     state = found.state
     if state is not None:
-        ruleset = get(found.game.ruleset)
-        for turn, row in found.entries:
-            events = [ruleset.parse_event(e) for e in row.events]
-            texts = [t for e in events if (t := ruleset.narrate(e, state, locale))]
-            lines.append(translate("history.entry", locale, turn=turn, actor=who(row.actor, state),
-                                   text=" ".join(texts) or row.action.get("type", "?")))
+        ruleset = get(found.ruleset)
+        for entry in found.entries:
+            texts = [t for e in entry.events if (t := ruleset.narrate(e, state, locale))]
+            lines.append(translate("history.entry", locale, turn=entry.turn, actor=who(entry.actor, state),
+                                   text=" ".join(texts) or entry.kind))
     view = discord.ui.View(timeout=None)
-    view.add_item(HistoryButton(found.game.id, found.page + 1, older=True, disabled=found.page >= found.pages))
-    view.add_item(HistoryButton(found.game.id, found.page - 1, older=False, disabled=found.page <= 1))
+    view.add_item(HistoryButton(found.game_id, found.page + 1, older=True, disabled=found.page >= found.pages))
+    view.add_item(HistoryButton(found.game_id, found.page - 1, older=False, disabled=found.page <= 1))
     return chunks(lines)[0], view
 
 

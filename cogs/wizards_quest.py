@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import discord
@@ -11,19 +12,21 @@ from discord.ext import commands
 
 from cogs.common import (
     MAX_CHOICES,
+    acknowledge,
     check_options,
     choices,
+    done,
     game_state,
     locale_of,
     refuse,
     reply,
-    respond,
     service_of,
     stale,
 )
 from cogs.guard import Guarded
 from engine.core.errors import RuleError
 from engine.core.i18n import msg, translate
+from engine.core.models import Event, GameState
 from engine.games.wizards_quest import RULESET, WQState
 from engine.games.wizards_quest.legal import Field
 from engine.games.wizards_quest.names import label, matches, parse_placements
@@ -40,11 +43,18 @@ async def wq_state(interaction: discord.Interaction) -> WQState:
 
 
 async def play(interaction: discord.Interaction, data: dict[str, Any]) -> None:
-    """Apply one action for the user; answer publicly, with the buttons of whatever is pending next."""
-    outcome = await service_of(interaction).act(interaction.channel_id or 0, interaction.user.id, data,
-                                                str(interaction.id), game_name="wizards_quest")
-    view = next_step_view(outcome.state, locale_of(interaction)) if isinstance(outcome.state, WQState) else None
-    await respond(interaction, outcome, view=view)
+    """Apply one action for the user; its result is the game's post in the channel, with the buttons of whatever
+    is pending next (see `controls`)."""
+    await acknowledge(interaction)
+    await service_of(interaction).act(interaction.channel_id or 0, interaction.user.id, data, str(interaction.id),
+                                      game_name="wizards_quest")
+    await done(interaction)
+
+
+def controls(state: GameState, _events: Sequence[Event]) -> discord.ui.View | None:
+    """The buttons a post offers for what is pending in `state`."""
+    assert isinstance(state, WQState)
+    return next_step_view(state, "en")
 
 
 # ---------------------------------------------------------------- autocomplete of legal names
@@ -461,4 +471,5 @@ class WizardsQuestCog(commands.GroupCog, group_name="wq", group_description="Pla
 
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(WQButton, AidSelect)
+    getattr(bot, "controls", {})["wizards_quest"] = controls
     await bot.add_cog(WizardsQuestCog(bot))

@@ -14,7 +14,7 @@ from tests.test_bot import clean_env
 
 ROOT = Path(__file__).resolve().parents[1]
 SQL_CALLS = {"execute", "executemany", "execute_fetchall", "_one", "_all"}
-SAFE_NAMES = {"_GAME_COLUMNS", "_TIMER_COLUMNS", "number"}
+SAFE_NAMES = {"_GAME_COLUMNS", "_TIMER_COLUMNS", "_ACTION_COLUMNS", "_POST_COLUMNS", "number"}
 """Values an f-string of SQL may interpolate: fixed column lists, and a migration number (an int we count)."""
 
 

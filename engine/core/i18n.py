@@ -234,6 +234,11 @@ def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
 
+def timestamp(when: float, style: str = "R") -> str:
+    """A moment as chat shows it: each reader sees it in their own time zone, and it never goes stale."""
+    return f"<t:{int(when)}:{style}>"
+
+
 # -- text a player typed
 
 _MARKUP = re.compile(r"([\\*_~|`\[<@])|^([#>-])")

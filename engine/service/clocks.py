@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.core.errors import RuleError
+from engine.core.i18n import mention, timestamp, translate
 from engine.core.models import Decision
 from engine.games import get
 from engine.service.games import Games, lobby_of
@@ -129,13 +130,17 @@ class Clocks(Games):
                 return None
             outcome = Outcome(game=game, ruleset=ruleset, state=state)
             due = float(timer.payload.get("due", timer.due_at))
+            player = mention(timer.player)
             if timer.kind == "reminder":
-                await self.store.delete_timer(timer.id)
                 now = self.clock()
                 later = [t for t in await self.store.timers(game.id) if t.player == timer.player and
                          t.kind == "reminder" and timer.due_at < t.due_at <= now]
                 if due <= now or later:
+                    await self.store.delete_timer(timer.id)
                     return None  # after downtime: the timeout itself, or the latest reminder, says it
+                what = ruleset.prompt(decision, state)
+                await self._remind(outcome, translate("timer.reminder", player=player, what=what, due=timestamp(due)),
+                                   timer)
                 outcome.deadlines[timer.player] = due
                 return Alarm(kind="reminder", player=timer.player, outcome=outcome, due=due)
             await self._play_for(outcome, lobby, {timer.player})  # RISK-DIG-42: the stand-in plays it
@@ -146,7 +151,12 @@ class Clocks(Games):
             newly_absent = not status.absent and status.timeouts >= lobby.clock.absent_after
             status.absent = status.absent or newly_absent  # RISK-DIG-48
             await self._save_lobby(outcome, lobby)
-            await self._after(outcome, lobby)
+            if newly_absent:
+                lead = translate("timer.absent", player=player, n=lobby.clock.absent_after)
+            else:
+                lead = translate("timer.timeout_skip" if lobby.clock.timeout_action == "skip" else "timer.timeout",
+                                 player=player)
+            await self._after(outcome, lobby, lead=lead, also_ping=[timer.player])
             return Alarm(kind="absent" if newly_absent else "timeout", player=timer.player, outcome=outcome,
                          due=due)
 
@@ -156,11 +166,14 @@ class Clocks(Games):
         if game.status != "lobby":
             return None
         game = await self.store.update_game(game, status="abandoned")
+        game = await self._tell(game, lobby_of(game), translate("lobby.expired", game=get(game.ruleset).title,
+                                                                days=LOBBY_DAYS, host=mention(game.host_id)))
         return Alarm(kind="expired", player=game.host_id, outcome=Outcome(game=game, ruleset=get(game.ruleset),
                                                                           state=None), due=timer.due_at)
 
     async def resume_all(self) -> list[Outcome]:
-        """After a restart, let AI seats finish every decision that is theirs (a crash may have cut them off)."""
+        """After a restart: tell what a crash left untold, re-arm the clocks, and let AI seats finish every decision
+        that is theirs (a crash may have cut them off); the games that posted something."""
         for lobby in await self.store.lobbies_without_expiry():  # opened before lobbies expired
             await self.store.add_timers(lobby.id, 0, [("expiry", lobby.created_at + LOBBY_DAYS * 86400, {})])
         outcomes: list[Outcome] = []
@@ -175,6 +188,6 @@ class Clocks(Games):
                 except Exception:  # one damaged game must not keep the others, or the bot, from starting
                     log.exception("game %s could not resume; its channel is told when someone acts there", game.id)
                     continue
-                if outcome.steps:
+                if outcome.posts:
                     outcomes.append(outcome)
         return outcomes

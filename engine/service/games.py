@@ -9,15 +9,19 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
 from engine.core.errors import RuleError
 from engine.core.models import Action, Event, GameState
 from engine.games import get
-from engine.replays import Animator, Replays
+from engine.replays import TURN_EVENT, Animator, Replays
 from engine.service.models import Outcome, Step
-from engine.store import DuplicateInteraction, GameRow, Store, StoreUnavailable
+
+if TYPE_CHECKING:
+    from engine.service.board import Turns
+from engine.store import DuplicateInteraction, GameRow, Store, StoreUnavailable, VersionConflict
 from engine.table import Lobby, winners_of
 
 log = logging.getLogger("gamemaster.service")
@@ -70,7 +74,12 @@ class Games:
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[int, GameState]] = {}
         self._on_timers: Callable[[], None] | None = None
+        self._on_posts: Callable[[int], None] | None = None
         self._armed: dict[int, dict[int, float | None]] = {}
+        self._turns: dict[int, Turns] = {}
+        """Each game's board highlights (see Boards), kept as actions are saved."""
+        self._runners: dict[int, asyncio.Task[None]] = {}
+        """The task that plays each channel's AI seats and stand-ins (see Play)."""
 
     @asynccontextmanager
     async def _command(self, channel_id: int, interaction_id: str | None) -> AsyncIterator[None]:
@@ -86,6 +95,9 @@ class Games:
                 except StoreUnavailable as err:  # said in words: whether the command took effect or not
                     log.warning("game storage failed in channel %s: %s", channel_id, err)
                     raise RuleError("E_STORAGE_AFTER" if command.committed else "E_STORAGE") from err
+                except VersionConflict as err:  # another process changed the game meanwhile
+                    log.info("channel %s: %s", channel_id, err)
+                    raise RuleError("E_CONFLICT_AFTER" if command.committed else "E_CONFLICT") from err
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         """The lock that makes a channel's commands run one at a time (RISK-DIG-51)."""
@@ -135,11 +147,12 @@ class Games:
         ruleset = outcome.ruleset
         game = outcome.game
         status = "finished" if ruleset.winners(state) is not None else "running"
-        fresh = await self.store.record_action(
-            game, state.seq, action.player, action.model_dump(mode="json"),
-            [e.model_dump(mode="json") for e in events], state.model_dump_json(), interaction_id, status,
-        )
+        logged = [e.model_dump(mode="json") for e in events]
+        fresh = await self.store.record_action(game, state.seq, action.player, action.model_dump(mode="json"),
+                                               logged, state.model_dump_json(), interaction_id, status, by_ai=ai,
+                                               opens=sum(e.type == TURN_EVENT for e in events))
         self._remember(game.id, fresh.version, state)
+        self._note_turns(game.id, state.seq, logged)
         outcome.game = fresh
         outcome.state = state
         outcome.steps.append(Step(seq=state.seq, actor=action.player, action=action, events=events, ai=ai))

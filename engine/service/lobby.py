@@ -8,12 +8,14 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.core.errors import RuleError, first_problem, player_count_error
-from engine.core.i18n import mention
+from engine.core.i18n import inert, mention, timestamp, translate
 from engine.core.models import Action, Seat
 from engine.core.ruleset import Ruleset
 from engine.games import get
-from engine.service.games import Games, lobby_of
+from engine.service.games import lobby_of
 from engine.service.models import Outcome, Step
+from engine.service.news import Told, who
+from engine.service.play import Play
 from engine.store import ChannelBusy, GameRow, GuildFull, HostFull
 from engine.table import CLOCK_OPTIONS, Clock, Lobby
 
@@ -24,7 +26,16 @@ LOBBY_DAYS = 7
 """A lobby that has not started after this many days closes, with a notice."""
 
 
-class Lobbies(Games):
+SUMMARISED = ("mode", "setup", "setup_placement", "fortify_mode", "defender_dice", "turn_order", "decoy",
+              "round_limit")
+"""The options a lobby's announcement and `/game status` name."""
+
+
+def options_summary(options: dict[str, Any]) -> str:
+    return ", ".join(f"{k}: {options[k]}" for k in SUMMARISED if options.get(k) is not None)
+
+
+class Lobbies(Play):
     """Games before they start, and their end by abandon."""
 
     async def new_game(self, channel_id: int, guild_id: int | None, host: Seat, game: str,
@@ -57,7 +68,15 @@ class Lobbies(Games):
             except HostFull as err:
                 raise RuleError("E_TOO_MANY_LOBBIES", most=self.max_lobbies_per_member) from err
             self._timers_changed()
-            return row
+            return await self._tell(row, lobby, translate(
+                "lobby.created", host=mention(host.id), game=ruleset.title, options=options_summary(chosen),
+                closes=timestamp(row.created_at + LOBBY_DAYS * 86400)))
+
+    async def _tell(self, game: GameRow, lobby: Lobby, lead: str) -> GameRow:
+        """Post `lead` about a game that is not being played (a lobby, an ending); the row as it is now."""
+        outcome = Outcome(game=game, ruleset=get(game.ruleset), state=None)
+        await self._announce(outcome, lobby, lead=lead)
+        return outcome.game
 
     async def _lobby(self, channel_id: int) -> tuple[GameRow, Lobby, Ruleset]:
         game = await self.live(channel_id)
@@ -75,7 +94,9 @@ class Lobbies(Games):
             if len(lobby.seats) >= most:
                 raise RuleError("E_GAME_FULL", mode=lobby.options.get("mode", ruleset.name), max=most)
             lobby.seats.append(seat)
-            return await self.store.update_game(game, lobby=lobby.model_dump(mode="json"))
+            game = await self.store.update_game(game, lobby=lobby.model_dump(mode="json"))
+            return await self._tell(game, lobby, translate("lobby.joined", player=mention(seat.id),
+                                                           n=len(lobby.seats)))
 
     async def add_ai(self, channel_id: int, by: int, interaction_id: str | None = None) -> GameRow:
         async with self._command(channel_id, interaction_id):
@@ -90,7 +111,8 @@ class Lobbies(Games):
             names = {s.name for s in lobby.seats}
             name = next((f"{n} (AI)" for n in AI_NAMES if f"{n} (AI)" not in names), f"AI {ai_id}")
             lobby.seats.append(Seat(id=ai_id, name=name, ai=True))
-            return await self.store.update_game(game, lobby=lobby.model_dump(mode="json"))
+            game = await self.store.update_game(game, lobby=lobby.model_dump(mode="json"))
+            return await self._tell(game, lobby, translate("lobby.ai_added", name=inert(name)))
 
     async def leave(self, channel_id: int, user_id: int, interaction_id: str | None = None) -> GameRow | None:
         """Leave a lobby; the host's seat passes to the next human, and an empty lobby closes."""
@@ -101,10 +123,12 @@ class Lobbies(Games):
             lobby.seats = [s for s in lobby.seats if s.id != user_id]
             humans = [s for s in lobby.seats if not s.ai]
             if not humans:
-                await self.store.update_game(game, status="abandoned")
+                game = await self.store.update_game(game, status="abandoned")
+                await self._tell(game, lobby, translate("lobby.closed", player=mention(user_id)))
                 return None
             host = humans[0].id if user_id == game.host_id else None
-            return await self.store.update_game(game, lobby=lobby.model_dump(mode="json"), host_id=host)
+            game = await self.store.update_game(game, lobby=lobby.model_dump(mode="json"), host_id=host)
+            return await self._tell(game, lobby, translate("lobby.left", player=mention(user_id)))
 
     async def check_start(self, channel_id: int, by: int) -> tuple[GameRow, Lobby, Ruleset]:
         """Raise the error `start` would give, without changing anything."""
@@ -130,10 +154,13 @@ class Lobbies(Games):
                                                 state=state.model_dump_json(), status="running")
             await self.store.delete_timers(game.id)  # the lobby's expiry
             self._forget_clocks(game.id)
-            outcome = Outcome(game=game, ruleset=ruleset, state=state, waiting_before=frozenset(),
+            outcome = Outcome(game=game, ruleset=ruleset, state=state,
                               steps=[Step(seq=0, actor=0, action=Action(type="start", player=by), events=events,
                                           ai=False)])
-            await self._after(outcome, lobby)
+            humans = set(lobby.humans())
+            order = ", ".join(who(s.id, state, humans) for s in seats)
+            await self._after(outcome, lobby, lead=translate("lobby.started", game=ruleset.title, order=order),
+                              opening=[Told(0, False, events)], picture=True)
             return outcome
 
     async def abandon(self, channel_id: int, by: int, moderator: bool, interaction_id: str | None = None) -> GameRow:
@@ -141,8 +168,8 @@ class Lobbies(Games):
             game = await self.live(channel_id)
             if by != game.host_id and not moderator:
                 raise RuleError("E_NOT_HOST", host=mention(game.host_id))
-            await self.store.update_game(game, status="abandoned")
+            game = await self.store.update_game(game, status="abandoned")
             await self.store.delete_timers(game.id)
             self._forget_clocks(game.id)
             self._cache.pop(game.id, None)
-            return game
+            return await self._tell(game, lobby_of(game), translate("abandon.done", player=mention(by)))

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.core.models import Action, Decision, Event, GameState
 from engine.core.ruleset import Ruleset
-from engine.store import ActionRow, GameRow
+from engine.store import GameRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,14 +43,26 @@ class VoteTally:
 
 
 @dataclass(frozen=True, slots=True)
+class Entry:
+    """One logged move as the history shows it: the turn it belongs to, who made it, what it was, what it did."""
+
+    seq: int
+    turn: int
+    actor: int
+    kind: str
+    events: list[Event]
+
+
+@dataclass(frozen=True, slots=True)
 class HistoryPage:
-    game: GameRow
+    game_id: int
+    ruleset: str
     state: GameState | None
     page: int
     pages: int
     total: int
-    entries: list[tuple[int, ActionRow]]
-    """(turn, logged action), oldest first."""
+    entries: list[Entry]
+    """Oldest first."""
 
 
 @dataclass(slots=True)
@@ -64,14 +77,8 @@ class Outcome:
     """Set when the host left the game and the host's powers passed to this seat."""
     deadlines: dict[int, float] = field(default_factory=dict)
     """When each pending human seat's clock runs out (epoch seconds)."""
-    waiting_before: frozenset[int] | None = None
-    """The seats whose decision was pending before the command: a post about it pings only the others. Unless
-    given, the seats pending in the state the outcome starts from."""
-
-    def __post_init__(self) -> None:
-        if self.waiting_before is None:
-            state = self.state
-            self.waiting_before = frozenset(d.player for d in self.ruleset.pending(state)) if state else frozenset()
+    posts: list[Post] = field(default_factory=list)
+    """What the command queued for the channel."""
 
     @property
     def events(self) -> list[Event]:
@@ -84,3 +91,35 @@ class Outcome:
     @property
     def winners(self) -> list[int] | None:
         return self.ruleset.winners(self.state) if self.state is not None else None
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """An announcement for a game's channel, kept in the outbox until Discord has every message of it."""
+
+    game: str
+    """The ruleset, which draws the board and offers the buttons."""
+    messages: list[str]
+    pings: list[int] = field(default_factory=list)
+    """The users its messages may ping; any other mention in them shows but pings nobody."""
+    state: dict[str, Any] | None = None
+    """The position the post shows (as JSON), for its board picture and its buttons."""
+    events: list[dict[str, Any]] = field(default_factory=list)
+    """The public events the board highlights: the last turn and this one so far."""
+    away: list[int] = field(default_factory=list)
+    """Seats an AI stand-in plays for, marked on the board."""
+    picture: bool = False
+    """The board goes with the last message (the picture, or the text board for a game without one)."""
+    controls: bool = False
+    """The buttons of the decision pending in `state` go with the last message."""
+
+    def payload(self) -> dict[str, Any]:
+        return {"game": self.game, "messages": self.messages, "pings": self.pings, "state": self.state,
+                "events": self.events, "away": self.away, "picture": self.picture, "controls": self.controls}
+
+    @classmethod
+    def of(cls, payload: dict[str, Any]) -> Post:
+        return cls(game=str(payload.get("game", "")), messages=list(payload.get("messages", [])),
+                   pings=list(payload.get("pings", [])), state=payload.get("state"),
+                   events=list(payload.get("events", [])), away=list(payload.get("away", [])),
+                   picture=bool(payload.get("picture")), controls=bool(payload.get("controls")))

@@ -2,37 +2,56 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from pydantic import ValidationError
 
 from engine.core.errors import RuleError
+from engine.core.i18n import mention, translate
 from engine.core.models import Action
 from engine.core.play import ai_random
 from engine.games import get
-from engine.service.games import Games, lobby_of
+from engine.service.games import lobby_of
 from engine.service.models import Outcome
-from engine.store import StoreUnavailable
+from engine.service.news import Told
+from engine.service.posts import Posts
+from engine.store import VersionConflict
 from engine.table import Lobby
 
 log = logging.getLogger("gamemaster.service")
 
+CONFLICT_TRIES = 3
+"""How often a player's command is tried when another process changed the game at the same moment."""
 MAX_AI_STEPS = 100_000
 """A safety valve: AI seats answering one command (an all-AI game plays out whole) stop after this many."""
 
 
-class Play(Games):
-    """Actions: the player's command, then every decision AI seats and stand-ins answer."""
+class Play(Posts):
+    """Actions: the player's command, then every decision AI seats and stand-ins answer, in the background."""
 
     async def act(self, channel_id: int, user_id: int, data: dict[str, Any],
                   interaction_id: str | None = None, game_name: str | None = None) -> Outcome:
         """Apply one player command exactly once (E_DUPLICATE for an interaction applied already); a RuleError
-        says whether anything changed.
+        says whether anything changed. The command's post is queued before this returns; AI seats and stand-ins
+        answer what follows in the background (`idle` waits for them).
 
         With `game_name`, a channel playing another game refuses it: one game's commands never reach another's
-        rules.
+        rules. A command that met another process's change to the game, before it changed anything itself, is
+        tried again on the new position.
         """
+        for _ in range(CONFLICT_TRIES - 1):
+            try:
+                return await self._act(channel_id, user_id, data, interaction_id, game_name)
+            except RuleError as err:
+                if err.code != "E_CONFLICT":
+                    raise
+        return await self._act(channel_id, user_id, data, interaction_id, game_name)
+
+    async def _act(self, channel_id: int, user_id: int, data: dict[str, Any], interaction_id: str | None,
+                   game_name: str | None) -> Outcome:
         async with self._command(channel_id, interaction_id):
             game = await self.live(channel_id)
             if game.status != "running":
@@ -42,11 +61,10 @@ class Play(Games):
                 raise RuleError("E_OTHER_GAME", game=ruleset.title)
             lobby = lobby_of(game)
             state = self.state_of(game)
-            stand_ins = lobby.stand_ins()
-            if any(d.player in stand_ins for d in ruleset.pending(state)):
-                healing = Outcome(game=game, ruleset=ruleset, state=state)  # a storage fault stopped AI seats
-                await self._after(healing, lobby)
-                game, state = healing.game, healing.state or state
+            if any(d.player in lobby.stand_ins() for d in ruleset.pending(state)):
+                caught_up = Outcome(game=game, ruleset=ruleset, state=state)  # the AI seats were cut off
+                await self._play_for(caught_up, lobby, lobby.stand_ins())
+                game, state = caught_up.game, caught_up.state or state
             try:
                 action = ruleset.parse_action({**data, "player": user_id})
             except ValidationError as err:
@@ -54,18 +72,15 @@ class Play(Games):
             new_state, events = ruleset.apply(state, action)
             outcome = Outcome(game=game, ruleset=ruleset, state=state)
             await self._save(outcome, action, new_state, events, interaction_id, ai=False)
-            try:
-                status = lobby.status.get(user_id)
-                if status is not None and ((status.timeouts and not status.absent) or status.clock_left is not None):
-                    if not status.absent:
-                        status.timeouts = 0  # the count is of consecutive timeouts (RISK-DIG-48)
-                    status.clock_left = None  # the decision a vacation held is answered
-                    await self._save_lobby(outcome, lobby)
-                await self._keep_a_host(outcome, lobby)
-                await self._after(outcome, lobby)
-            except StoreUnavailable:  # the player's action is saved; AI seats go on at the next command
-                log.exception("game %s: storage failed after a %s", game.id, action.type)
-            return outcome
+            status = lobby.status.get(user_id)
+            if status is not None and ((status.timeouts and not status.absent) or status.clock_left is not None):
+                if not status.absent:
+                    status.timeouts = 0  # the count is of consecutive timeouts (RISK-DIG-48)
+                status.clock_left = None  # the decision a vacation held is answered
+                await self._save_lobby(outcome, lobby)
+            await self._keep_a_host(outcome, lobby)
+            await self._after(outcome, lobby, actor=user_id)
+        return outcome
 
     async def _keep_a_host(self, outcome: Outcome, lobby: Lobby) -> None:
         """When the host is out of the game (resigned, kicked, eliminated), the next human still playing is host."""
@@ -80,10 +95,17 @@ class Play(Games):
         outcome.new_host = heir
         self._remember(outcome.game.id, outcome.game.version, state)
 
-    async def _after(self, outcome: Outcome, lobby: Lobby) -> None:
-        """After a command: AI seats and stand-ins play their decisions, then the seats' clocks are re-armed."""
-        await self._run_ai(outcome, lobby)
+    async def _after(self, outcome: Outcome, lobby: Lobby, *, lead: str | None = None, actor: int | None = None,
+                     also_ping: Iterable[int] = (), picture: bool = False, opening: Sequence[Told] = ()) -> None:
+        """After a command: the seats' clocks, the post that tells it, then the AI seats and stand-ins play."""
         await self._arm(outcome, lobby)
+        tail = [] if outcome.new_host is None else [translate("table.new_host", player=mention(outcome.new_host))]
+        await self._announce(outcome, lobby, lead=lead, actor=actor, tail=tail, also_ping=also_ping, picture=picture,
+                             opening=opening)
+        state = outcome.state
+        if state is not None and outcome.ruleset.winners(state) is None and any(
+                d.player in lobby.stand_ins() for d in outcome.ruleset.pending(state)):
+            self._kick(outcome.game.channel_id)
 
     def _stand_in(self, outcome: Outcome, lobby: Lobby, player: int) -> Action:
         """What an AI stand-in plays for `player` (the ai policy, or the skip auto-play)."""
@@ -96,7 +118,7 @@ class Play(Games):
         return policy.choose(state, player, ai_random(outcome.game.seed, state.seq))
 
     async def _play_for(self, outcome: Outcome, lobby: Lobby, players: set[int]) -> None:
-        """Answer every decision of `players`, each as its own logged action, until none is theirs."""
+        """Answer every decision of `players` at once, each as its own logged action, until none is theirs."""
         ruleset = outcome.ruleset
         for _ in range(MAX_AI_STEPS):
             state = outcome.state
@@ -109,6 +131,65 @@ class Play(Games):
             new_state, events = ruleset.apply(state, action)
             await self._save(outcome, action, new_state, events, None, ai=True)
 
-    async def _run_ai(self, outcome: Outcome, lobby: Lobby) -> None:
-        """Let AI seats, and stand-ins for absent players (RISK-DIG-49), answer every decision that is theirs."""
-        await self._play_for(outcome, lobby, lobby.stand_ins())
+    # -- the AI seats of a channel, in the background
+
+    def _kick(self, channel_id: int) -> None:
+        """Let the channel's AI seats and stand-ins (RISK-DIG-49) answer what is theirs, after the command that
+        woke them: one task per channel, one action at a time, each under the channel's lock."""
+        task = self._runners.get(channel_id)
+        if task is None or task.done():
+            self._runners[channel_id] = asyncio.create_task(self._run(channel_id), name=f"ai-seats-{channel_id}")
+
+    async def idle(self, channel_id: int) -> None:
+        """Wait until the channel's AI seats and stand-ins have nothing left to answer."""
+        while (task := self._runners.get(channel_id)) is not None and not task.done():
+            await asyncio.shield(task)
+
+    async def settle(self) -> None:
+        """Wait until no channel's AI seats are playing (before the store closes)."""
+        for channel_id in list(self._runners):
+            await self.idle(channel_id)
+
+    async def stop(self) -> None:
+        """Stop every channel's AI seats between two actions (each action is one transaction): a restart resumes
+        them where they stopped."""
+        tasks = [task for task in self._runners.values() if not task.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._runners.clear()
+
+    async def _run(self, channel_id: int) -> None:
+        try:
+            for _ in range(MAX_AI_STEPS):
+                try:
+                    if not await self._ai_step(channel_id):
+                        return
+                except VersionConflict:  # another process moved the game on: look again
+                    continue
+            log.error("channel %s: the AI seats stopped after %d actions", channel_id, MAX_AI_STEPS)
+        except Exception:  # the store is down, or a bug: the next command in the channel, or a restart, resumes
+            log.exception("channel %s: the AI seats stopped", channel_id)
+
+    async def _ai_step(self, channel_id: int) -> bool:
+        """One action of an AI seat or a stand-in; False once none is due (then what they did is posted)."""
+        async with self.lock(channel_id):
+            game = await self.store.live_game(channel_id)
+            if game is None or game.status != "running":
+                return False
+            ruleset, lobby = get(game.ruleset), lobby_of(game)
+            outcome = Outcome(game=game, ruleset=ruleset, state=self.state_of(game))
+            state = outcome.state
+            assert state is not None
+            stand_ins = lobby.stand_ins()
+            turn = [d for d in ruleset.pending(state) if d.player in stand_ins]
+            if turn:
+                action = self._stand_in(outcome, lobby, turn[0].player)
+                new_state, events = ruleset.apply(state, action)
+                await self._save(outcome, action, new_state, events, None, ai=True)
+                if ruleset.winners(new_state) is None:
+                    return True
+            await self._keep_a_host(outcome, lobby)
+            await self._arm(outcome, lobby)
+            await self._announce(outcome, lobby)
+            return False

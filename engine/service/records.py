@@ -10,7 +10,7 @@ from engine.core.record import GameRecord, PublicEntry, PublicRecord
 from engine.games import get
 from engine.replays import TURN_EVENT, Replay
 from engine.service.games import Games, lobby_of, parse_state
-from engine.service.models import HistoryPage
+from engine.service.models import Entry, HistoryPage
 from engine.store import GameRow
 from engine.table import placements, winners_of
 
@@ -89,14 +89,16 @@ class Records(Games):
     async def history(self, channel_id: int, page: int, size: int) -> HistoryPage:
         """Page `page` (1 = the latest) of the action log, each entry with the turn it belongs to."""
         game, state = await self.current(channel_id)
-        rows = await self.store.actions(game.id)
-        pages = max(1, -(-len(rows) // size))
+        total = await self.store.count_actions(game.id)
+        pages = max(1, -(-total // size))
         page = min(max(page, 1), pages)
-        turn, turns = 0, []
-        for row in rows:
-            turns.append(turn)
-            turn += sum(1 for e in row.events if e.get("type") == TURN_EVENT)
-        stop = len(rows) - (page - 1) * size
+        stop = total - (page - 1) * size
         start_at = max(0, stop - size)
-        return HistoryPage(game=game, state=state, page=page, pages=pages, total=len(rows),
-                           entries=list(zip(turns[start_at:stop], rows[start_at:stop], strict=True)))
+        ruleset = get(game.ruleset)
+        entries = []
+        for row in await self.store.action_page(game.id, start_at, stop - start_at):
+            events = [ruleset.parse_event(e) for e in row.events]
+            entries.append(Entry(seq=row.seq, turn=row.turns - sum(e.type == TURN_EVENT for e in events),
+                                 actor=row.actor, kind=str(row.action.get("type", "?")), events=events))
+        return HistoryPage(game_id=game.id, ruleset=game.ruleset, state=state, page=page, pages=pages, total=total,
+                           entries=entries)

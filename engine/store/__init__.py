@@ -8,6 +8,7 @@ from engine.store.base import (
     GameRow,
     GuildFull,
     HostFull,
+    PostRow,
     Store,
     StoreError,
     StoreUnavailable,
@@ -17,4 +18,5 @@ from engine.store.base import (
 from engine.store.sqlite import MIGRATIONS, SqliteStore
 
 __all__ = ["MIGRATIONS", "ActionRow", "ChannelBusy", "Command", "DuplicateInteraction", "GameRow", "GuildFull",
-           "HostFull", "SqliteStore", "Store", "StoreError", "StoreUnavailable", "TimerRow", "VersionConflict"]
+           "HostFull", "PostRow", "SqliteStore", "Store", "StoreError", "StoreUnavailable", "TimerRow",
+           "VersionConflict"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -49,6 +50,10 @@ class GameRow:
     version: int
     created_at: float
     updated_at: float
+    announced: int = 0
+    """The last action (seq) that an outbox post has told; later ones still wait for their post."""
+    waiting: tuple[int, ...] = ()
+    """The seats that were deciding when the last post was written: the next post pings only the others."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +65,26 @@ class ActionRow:
     events: list[dict[str, Any]]
     interaction_id: str | None
     created_at: float
+    by_ai: bool = False
+    """Played by an AI seat or a stand-in, not by the player in person."""
+    turns: int = 0
+    """How many turns the game's actions opened, up to and including this one."""
+
+
+@dataclass(frozen=True, slots=True)
+class PostRow:
+    """An announcement in the outbox: posted to its channel in order, each of its messages once."""
+
+    id: int
+    game_id: int
+    channel_id: int
+    payload: dict[str, Any]
+    created_at: float
+    attempts: int
+    sent: list[int]
+    """The ids of the messages of this post that Discord has accepted so far."""
+    next_try: float = 0.0
+    """Not before this moment (epoch seconds): the last attempt failed and is waiting to be tried again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,9 +138,11 @@ class Store(Protocol):
 
     async def record_action(self, game: GameRow, seq: int, actor: int, action: dict[str, Any],
                             events: list[dict[str, Any]], state: str, interaction_id: str | None,
-                            status: str = "running") -> GameRow: ...
+                            status: str = "running", by_ai: bool = False, opens: int = 0) -> GameRow: ...
 
-    async def actions(self, game_id: int, offset: int = 0, limit: int = 1_000_000) -> list[ActionRow]: ...
+    async def actions(self, game_id: int, after: int = 0, limit: int = 1_000_000) -> list[ActionRow]: ...
+
+    async def action_page(self, game_id: int, offset: int, limit: int) -> list[ActionRow]: ...
 
     async def recent_actions(self, game_id: int, limit: int) -> list[ActionRow]: ...
 
@@ -139,3 +166,22 @@ class Store(Protocol):
     async def delete_timer(self, timer_id: int) -> bool: ...
 
     async def delete_timers(self, game_id: int, player: int | None = None) -> None: ...
+
+    async def add_post(self, game: GameRow, payload: dict[str, Any], announced: int | None = None,
+                       waiting: Sequence[int] | None = None, done_timer: int | None = None) -> GameRow: ...
+
+    async def next_post(self, channel_id: int) -> PostRow | None: ...
+
+    async def post_channels(self, now: float) -> list[int]: ...
+
+    async def next_retry(self) -> float | None: ...
+
+    async def post_tried(self, post_id: int, sent: Sequence[int], retry_at: float | None = None) -> None: ...
+
+    async def post_delivered(self, post_id: int, sent: Sequence[int]) -> None: ...
+
+    async def post_parked(self, post_id: int, reason: str) -> None: ...
+
+    async def last_delivered(self, channel_id: int) -> int | None: ...
+
+    async def parked_posts(self, channel_id: int) -> list[tuple[int, str]]: ...

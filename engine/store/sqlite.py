@@ -7,7 +7,7 @@ import contextlib
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from dataclasses import replace
@@ -24,6 +24,7 @@ from engine.store.base import (
     GameRow,
     GuildFull,
     HostFull,
+    PostRow,
     StoreError,
     StoreUnavailable,
     TimerRow,
@@ -94,6 +95,33 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX interactions_age ON interactions(created_at);
     """,
+    # 5: the outbox: every announcement waits here until its channel has it; games know what is told already
+    """
+    ALTER TABLE games ADD COLUMN announced INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN waiting TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE actions ADD COLUMN by_ai INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE actions ADD COLUMN turns INTEGER NOT NULL DEFAULT 0;
+    UPDATE actions SET turns = counted.turns FROM (
+        SELECT game_id, seq, SUM(opened) OVER (PARTITION BY game_id ORDER BY seq) AS turns FROM (
+            SELECT game_id, seq, (SELECT COUNT(*) FROM json_each(actions.events)
+                                  WHERE json_extract(value, '$.type') = 'turn_started') AS opened
+            FROM actions WHERE json_valid(events))) AS counted
+    WHERE actions.game_id = counted.game_id AND actions.seq = counted.seq;
+    UPDATE games SET announced = (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE actions.game_id = games.id);
+    CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        channel_id INTEGER NOT NULL,
+        payload TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_try REAL NOT NULL DEFAULT 0,
+        sent TEXT NOT NULL DEFAULT '[]',
+        delivered_at REAL,
+        parked TEXT
+    );
+    CREATE INDEX outbox_waiting ON outbox(channel_id, id) WHERE delivered_at IS NULL AND parked IS NULL;
+    """,
 )
 INTERACTIONS_KEPT = 7 * 86400.0
 """How long a command's interaction id is remembered: Discord re-delivers an interaction within minutes."""
@@ -120,7 +148,8 @@ def _timer(row: sqlite3.Row | tuple[Any, ...]) -> TimerRow:
 
 
 _GAME_COLUMNS = (
-    "id, channel_id, guild_id, ruleset, status, host_id, seed, lobby, state, version, created_at, updated_at"
+    "id, channel_id, guild_id, ruleset, status, host_id, seed, lobby, state, version, created_at, updated_at, "
+    "announced, waiting"
 )
 
 
@@ -128,12 +157,26 @@ def _game(row: sqlite3.Row | tuple[Any, ...]) -> GameRow:
     """A game row; an unreadable lobby reads as empty, which `lobby_of` refuses (E_GAME_CORRUPT) for that game alone."""
     values = list(row)
     values[7] = _loads(values[7], {})
+    values[13] = tuple(_loads(values[13], []))
     return GameRow(*values)
 
 
+_ACTION_COLUMNS = "game_id, seq, actor, action, events, interaction_id, created_at, by_ai, turns"
+
+
 def _action(row: sqlite3.Row | tuple[Any, ...]) -> ActionRow:
-    game_id, seq, actor, action, events, interaction_id, created_at = row
-    return ActionRow(game_id, seq, actor, json.loads(action), json.loads(events), interaction_id, created_at)
+    game_id, seq, actor, action, events, interaction_id, created_at, by_ai, turns = row
+    return ActionRow(game_id, seq, actor, json.loads(action), json.loads(events), interaction_id, created_at,
+                     bool(by_ai), turns)
+
+
+_POST_COLUMNS = "id, game_id, channel_id, payload, created_at, attempts, sent, next_try"
+
+
+def _post(row: sqlite3.Row | tuple[Any, ...]) -> PostRow:
+    post_id, game_id, channel_id, payload, created_at, attempts, sent, next_try = row
+    return PostRow(post_id, game_id, channel_id, _loads(payload, {}), created_at, attempts, _loads(sent, []),
+                   next_try)
 
 
 class SqliteStore:
@@ -337,16 +380,19 @@ class SqliteStore:
 
     async def record_action(
         self, game: GameRow, seq: int, actor: int, action: dict[str, Any], events: list[dict[str, Any]],
-        state: str, interaction_id: str | None, status: str = "running",
+        state: str, interaction_id: str | None, status: str = "running", by_ai: bool = False, opens: int = 0,
     ) -> GameRow:
-        """Append one action and save the new state in one transaction, checking the version; the new row."""
+        """Append one action (which opens `opens` turns) and save the new state in one transaction, checking the
+        version; the new row."""
         now = self._clock()
         async with self.transaction() as db:
             try:
                 await db.execute(
-                    "INSERT INTO actions (game_id, seq, actor, action, events, interaction_id, created_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (game.id, seq, actor, json.dumps(action), json.dumps(events), interaction_id, now),
+                    "INSERT INTO actions (game_id, seq, actor, action, events, interaction_id, created_at, by_ai, "
+                    "turns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ? + COALESCE((SELECT turns FROM actions "
+                    "WHERE game_id = ? ORDER BY seq DESC LIMIT 1), 0))",
+                    (game.id, seq, actor, json.dumps(action), json.dumps(events), interaction_id, now, int(by_ai),
+                     opens, game.id),
                 )
             except sqlite3.IntegrityError as err:
                 if interaction_id is not None and "interaction_id" in str(err):
@@ -363,9 +409,18 @@ class SqliteStore:
 
     # -- the action log
 
-    async def actions(self, game_id: int, offset: int = 0, limit: int = 1_000_000) -> list[ActionRow]:
+    async def actions(self, game_id: int, after: int = 0, limit: int = 1_000_000) -> list[ActionRow]:
+        """The actions logged after seq `after`, oldest first."""
         rows = await self._all(
-            "SELECT game_id, seq, actor, action, events, interaction_id, created_at FROM actions "
+            f"SELECT {_ACTION_COLUMNS} FROM actions "
+            "WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?", (game_id, after, limit),
+        )
+        return [_action(r) for r in rows]
+
+    async def action_page(self, game_id: int, offset: int, limit: int) -> list[ActionRow]:
+        """`limit` actions from the `offset`-th logged one on, oldest first (a page of the history)."""
+        rows = await self._all(
+            f"SELECT {_ACTION_COLUMNS} FROM actions "
             "WHERE game_id = ? ORDER BY seq LIMIT ? OFFSET ?", (game_id, limit, offset),
         )
         return [_action(r) for r in rows]
@@ -373,7 +428,7 @@ class SqliteStore:
     async def recent_actions(self, game_id: int, limit: int) -> list[ActionRow]:
         """The last `limit` actions, oldest first."""
         rows = await self._all(
-            "SELECT game_id, seq, actor, action, events, interaction_id, created_at FROM actions "
+            f"SELECT {_ACTION_COLUMNS} FROM actions "
             "WHERE game_id = ? ORDER BY seq DESC LIMIT ?", (game_id, limit),
         )
         return [_action(r) for r in reversed(rows)]
@@ -440,3 +495,73 @@ class SqliteStore:
                 await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
             else:
                 await db.execute("DELETE FROM timers WHERE game_id = ? AND player = ?", (game_id, player))
+
+    # -- the outbox
+
+    async def add_post(self, game: GameRow, payload: dict[str, Any], announced: int | None = None,
+                       waiting: Sequence[int] | None = None, done_timer: int | None = None) -> GameRow:
+        """Queue one announcement for the game's channel and, with `announced`, mark the actions up to that seq as
+        told, in one transaction; with `done_timer`, that timer (a reminder) goes in the same transaction. Posts
+        parked in the channel wait again (someone plays there: try them once more). The row as it is now."""
+        now = self._clock()
+        async with self.transaction() as db:
+            if done_timer is not None:
+                await db.execute("DELETE FROM timers WHERE id = ?", (done_timer,))
+            await db.execute("INSERT INTO outbox (game_id, channel_id, payload, created_at) VALUES (?, ?, ?, ?)",
+                             (game.id, game.channel_id, json.dumps(payload), now))
+            await db.execute("UPDATE outbox SET parked = NULL, next_try = 0 WHERE channel_id = ? "
+                             "AND parked IS NOT NULL", (game.channel_id,))
+            if announced is not None:
+                await db.execute("UPDATE games SET announced = ?, waiting = ? WHERE id = ?",
+                                 (announced, json.dumps(list(waiting or ())), game.id))
+        if announced is None:
+            return game
+        return replace(game, announced=announced, waiting=tuple(waiting or ()))
+
+    async def next_post(self, channel_id: int) -> PostRow | None:
+        """The channel's oldest post not yet delivered nor parked: its posts go out in order."""
+        row = await self._one(f"SELECT {_POST_COLUMNS} FROM outbox WHERE channel_id = ? AND delivered_at IS NULL "
+                              "AND parked IS NULL ORDER BY id LIMIT 1", (channel_id,))
+        return _post(row) if row else None
+
+    async def post_channels(self, now: float) -> list[int]:
+        """The channels whose next post may be tried now, oldest post first."""
+        rows = await self._all(
+            "SELECT channel_id, MIN(id) AS first FROM outbox WHERE delivered_at IS NULL AND parked IS NULL "
+            "GROUP BY channel_id HAVING (SELECT next_try FROM outbox WHERE id = first) <= ? ORDER BY first", (now,))
+        return [int(channel_id) for channel_id, _ in rows]
+
+    async def next_retry(self) -> float | None:
+        """When the earliest post that is waiting to be tried again may be tried."""
+        row = await self._one("SELECT MIN(next_try) FROM outbox WHERE delivered_at IS NULL AND parked IS NULL")
+        return float(row[0]) if row and row[0] is not None else None
+
+    async def post_tried(self, post_id: int, sent: Sequence[int], retry_at: float | None = None) -> None:
+        """Count an attempt at a post and keep the ids of its messages Discord has accepted; `retry_at` when
+        the rest must wait."""
+        async with self.transaction() as db:
+            await db.execute("UPDATE outbox SET attempts = attempts + 1, sent = ?, next_try = ? WHERE id = ?",
+                             (json.dumps(list(sent)), retry_at or 0.0, post_id))
+
+    async def post_delivered(self, post_id: int, sent: Sequence[int]) -> None:
+        async with self.transaction() as db:
+            await db.execute("UPDATE outbox SET sent = ?, delivered_at = ? WHERE id = ?",
+                             (json.dumps(list(sent)), self._clock(), post_id))
+
+    async def post_parked(self, post_id: int, reason: str) -> None:
+        """Set a post aside that can't be delivered (the channel is gone, or the bot may not post there)."""
+        async with self.transaction() as db:
+            await db.execute("UPDATE outbox SET parked = ? WHERE id = ?", (reason, post_id))
+
+    async def last_delivered(self, channel_id: int) -> int | None:
+        """The id of the last message the outbox delivered to the channel."""
+        row = await self._one("SELECT sent FROM outbox WHERE channel_id = ? AND delivered_at IS NOT NULL "
+                              "ORDER BY id DESC LIMIT 1", (channel_id,))
+        sent = _loads(row[0], []) if row else []
+        return int(sent[-1]) if sent else None
+
+    async def parked_posts(self, channel_id: int) -> list[tuple[int, str]]:
+        """(post id, why) of the channel's posts that could not be delivered."""
+        rows = await self._all("SELECT id, parked FROM outbox WHERE channel_id = ? AND parked IS NOT NULL "
+                               "ORDER BY id", (channel_id,))
+        return [(int(post_id), str(reason)) for post_id, reason in rows]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,10 +40,14 @@ def channel_id(h: DispatchHarness, channel: dict[str, Any] | None = None) -> int
 
 
 def refused(result: InteractionResult, text: str) -> None:
-    """The bot answered privately with a warning containing `text`."""
-    assert result.ephemeral, f"expected a private answer, got: {result.content!r}"
-    assert result.content.startswith("⚠️"), result.content
-    assert text in result.content, result.content
+    """The bot answered privately with a warning containing `text` (after a button's silent acknowledgement, in
+    a followup)."""
+    answer = result.followups[-1] if result.callback_type == 6 and result.followups else result.response
+    assert answer is not None, f"no answer; requests: {result.requests}"
+    assert answer.ephemeral, f"expected a private answer, got: {answer.content!r}"
+    assert answer.content.startswith("⚠️"), answer.content
+    assert text in answer.content, answer.content
+    assert not result.posts, f"a refusal posted in the channel: {result.said!r}"
 
 
 async def start_game(h: DispatchHarness, *names: str, game: str = "risk", **options: Any) -> list[dict[str, Any]]:
@@ -60,29 +66,48 @@ async def start_game(h: DispatchHarness, *names: str, game: str = "risk", **opti
 
 async def state_of(h: DispatchHarness, model: type[S] = RiskState,  # type: ignore[assignment]
                    channel: dict[str, Any] | None = None) -> S:
+    """The channel's game state once its AI seats have played what is theirs."""
+    await h.bot.service.idle(channel_id(h, channel))  # type: ignore[attr-defined]
     _, state = await h.bot.service.current(channel_id(h, channel))  # type: ignore[attr-defined]
     assert isinstance(state, model)
     return state
 
 
+async def delivered(h: DispatchHarness, channel: dict[str, Any] | None = None) -> None:
+    """Wait until the channel has every post that is due (those queued outside an interaction too)."""
+    service = h.bot.service  # type: ignore[attr-defined]
+    where = channel_id(h, channel)
+    await service.idle(where)
+    for _ in range(1000):
+        post = await service.next_post(where)
+        if post is None or post.next_try > time.time():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"channel {where}: post {post.id} was not delivered")
+
+
 async def put_state(h: DispatchHarness, state: S, dice: list[int] | None = None,
                     channel: dict[str, Any] | None = None) -> S:
-    """Replace the channel's game state (for a scenario), optionally forcing the next die faces."""
+    """Replace the channel's game state (for a scenario), optionally forcing the next die faces; the next post
+    pings whoever must decide in it, as nobody was told of the position."""
     if dice is not None:
         state = state.model_copy(update={"rng": RngState(state=state.rng.state, forced=dice)})
     service = h.bot.service  # type: ignore[attr-defined]
     game = await service.store.live_game(channel_id(h, channel))
     await service.store.update_game(game, state=state.model_dump_json())
+    async with service.store.transaction() as db:
+        await db.execute("UPDATE games SET waiting = '[]' WHERE id = ?", (game.id,))
     return state
 
 
 @dataclass(frozen=True)
 class Stored:
-    """Everything a command can change in the database: game rows, the action log, the clocks."""
+    """Everything a command can change in the database: game rows, the action log, the clocks, the outbox."""
 
     games: tuple[tuple[Any, ...], ...]
     actions: tuple[tuple[Any, ...], ...]
     timers: tuple[tuple[Any, ...], ...]
+    posts: tuple[tuple[Any, ...], ...]
 
     def moves(self) -> dict[int, int]:
         """The last logged seq of each game."""
@@ -93,14 +118,16 @@ class Stored:
 
 
 async def stored(h: DispatchHarness) -> Stored:
-    """A byte-for-byte copy of the database's games, actions and timers (timestamps aside)."""
+    """A byte-for-byte copy of the database's games, actions, timers and queued posts (timestamps and delivery
+    progress aside)."""
     store = h.bot.service.store  # type: ignore[attr-defined]
     async with store.transaction() as db:
         found = []
-        for sql in ("SELECT id, channel_id, guild_id, ruleset, status, host_id, seed, lobby, state, version "
-                    "FROM games ORDER BY id",
+        for sql in ("SELECT id, channel_id, guild_id, ruleset, status, host_id, seed, lobby, state, version, "
+                    "announced, waiting FROM games ORDER BY id",
                     "SELECT game_id, seq, actor, action, events, interaction_id FROM actions ORDER BY game_id, seq",
-                    "SELECT id, game_id, kind, due_at, payload, player FROM timers ORDER BY id"):
+                    "SELECT id, game_id, kind, due_at, payload, player FROM timers ORDER BY id",
+                    "SELECT id, game_id, channel_id, payload FROM outbox ORDER BY id"):
             cursor = await db.execute(sql)
             found.append(tuple(tuple(row) for row in await cursor.fetchall()))
     return Stored(*found)
@@ -117,9 +144,11 @@ async def restore(h: DispatchHarness, saved: Stored) -> None:
             await db.execute("DELETE FROM actions WHERE game_id = ? AND seq > ?", (game_id, last))
         await db.execute(f"DELETE FROM actions WHERE game_id NOT IN ({', '.join('?' * len(saved.moves()))})",
                          list(saved.moves()))
-        for game_id, _, _, _, status, host_id, _, lobby, state, _ in saved.games:
-            await db.execute("UPDATE games SET status = ?, host_id = ?, lobby = ?, state = ?, version = version + 1 "
-                             "WHERE id = ?", (status, host_id, lobby, state, game_id))
+        for game_id, _, _, _, status, host_id, _, lobby, state, _, announced, waiting in saved.games:
+            await db.execute("UPDATE games SET status = ?, host_id = ?, lobby = ?, state = ?, version = version + 1, "
+                             "announced = ?, waiting = ? WHERE id = ?",
+                             (status, host_id, lobby, state, announced, waiting, game_id))
+        await db.execute("DELETE FROM outbox WHERE id > ?", (max((row[0] for row in saved.posts), default=0),))
         await db.execute("DELETE FROM timers")
         await db.executemany("INSERT INTO timers (id, game_id, kind, due_at, payload, player) "
                              "VALUES (?, ?, ?, ?, ?, ?)", saved.timers)

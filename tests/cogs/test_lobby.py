@@ -13,7 +13,7 @@ from tests.discord.payloads import INTEGER, STRING, USER, Typed
 async def test_errors_are_private_and_successes_public(h: DispatchHarness) -> None:
     ada = h.add_member("Ada")
     opened = await h.slash("game", "new", options={"game": "risk"}, user=ada)
-    assert not opened.ephemeral and "opened a game of **Risk**" in opened.content
+    assert opened.posts and "opened a game of **Risk**" in opened.said
     again = await h.slash("game", "new", options={"game": "risk"}, user=h.add_member("Bo"))
     refused(again, "This channel already has a game")
 
@@ -31,13 +31,13 @@ async def test_join_leave_and_host_only_commands(h: DispatchHarness) -> None:
     ada, bo = h.add_member("Ada"), h.add_member("Bo")
     await h.slash("game", "new", options={"game": "risk", "mode": "two_player"}, user=ada)
     joined = await h.slash("game", "join", options={"colour": "blue"}, user=bo)
-    assert not joined.ephemeral and "joins the game (2 seated)" in joined.content
+    assert joined.posts and "joins the game (2 seated)" in joined.said
     refused(await h.slash("game", "join", user=bo), "You're already in this game")
     refused(await h.slash("game", "join", user=h.add_member("Cy")), "This game is full: two_player takes at most 2")
     refused(await h.slash("game", "add-ai", user=bo), "Only the host")
     refused(await h.slash("game", "start", user=bo), "Only the host")
     left = await h.slash("game", "leave", user=bo)
-    assert "leaves the lobby" in left.content
+    assert "leaves the lobby" in left.said
     refused(await h.slash("game", "start", user=ada), "two_player needs 2 players (seated so far: 1)")
 
 
@@ -47,9 +47,9 @@ async def test_start_seats_everyone_and_pings_the_first_decision(h: DispatchHarn
     await h.slash("game", "new", options={"game": "risk", "setup": "random_deal"}, user=ada)
     await h.slash("game", "add-ai", user=ada)
     added = await h.slash("game", "add-ai", user=ada)
-    assert "(AI) joins the game" in added.content
+    assert "(AI) joins the game" in added.said
     started = await h.slash("game", "start", user=ada)
-    assert started.deferred and "begins" in started.content
+    assert started.deferred and "begins" in started.said
     assert [f.filename for m in started.channel_messages for f in m.files] == ["board.png"]
     posted = " ".join(m.content for m in started.channel_messages)
     assert f"<@{uid(ada)}>" in posted, "the human is pinged when it is their decision"
@@ -66,7 +66,7 @@ async def test_status_for_a_player_and_a_spectator(h: DispatchHarness) -> None:
     members = await start_game(h, "Ada", "Bo", "Cy")
     status = await h.slash("game", "status", user=h.add_member("Spectator"))
     assert status.ephemeral and "**Risk** — running" in status.content
-    assert "place" in status.content.lower(), "it says who must decide what"
+    assert "place" in status.said.lower(), "it says who must decide what"
     assert uid(members[0]) > 0
 
 
@@ -137,7 +137,7 @@ async def test_a_command_delivered_five_times_is_applied_once(h: DispatchHarness
     await h.slash("game", "new", options={"game": "risk"}, user=ada)
     payload = h.world.slash("game", "add-ai", user=ada, guild_command=h._is_guild_command("game"))
     first = await h.interact(payload)
-    assert "(AI) joins the game" in first.content
+    assert "(AI) joins the game" in first.said
     for _ in range(4):
         await h.interact(payload, raise_errors=False)
     game, _ = await h.bot.service.current(channel_id(h))  # type: ignore[attr-defined]

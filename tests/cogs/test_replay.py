@@ -124,7 +124,7 @@ async def test_the_moves_are_replayed_and_drawn_off_the_event_loop(h: DispatchHa
     movie = await h.slash("game", "replay", wait=False)
     await h.api.wait_until(spy.entered.is_set, what="the replay to be drawn")
     status = await h.slash("game", "status")  # answered while the picture is still being drawn
-    assert "AI 1" in status.content
+    assert "AI 1" in status.said
     spy.release.set()
     await h.settle()
     assert spy.released == [True], "the drawing held the event loop, so nothing could release it"

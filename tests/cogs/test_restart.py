@@ -25,7 +25,7 @@ async def test_buttons_posted_before_a_restart_still_work(tmp_path: Path) -> Non
         await put_state(h, s, dice=[6, 5, 4, 1])
         attacked = await h.slash("risk", "attack", options={"source": "alaska", "target": "kamchatka"},
                                  user=attacker)
-        old_message = attacked.response
+        old_message = attacked.post
         move_max = f"risk:move:{s.seq + 1}:7"
         assert move_max in old_message.custom_ids()
     await first_bot.close()
@@ -33,7 +33,7 @@ async def test_buttons_posted_before_a_restart_still_work(tmp_path: Path) -> Non
     second_bot = GameMasterBot(Settings(database_path=db))
     async with DispatchHarness(second_bot, world, setup_hook=True) as h2:
         pressed = await h2.button(move_max, user=attacker, message=old_message.payload)
-        assert "moves 7 armies into Kamchatka" in pressed.content
+        assert "moves 7 armies into Kamchatka" in pressed.said
         again = await h2.button(move_max, user=attacker, message=old_message.payload)
         assert again.ephemeral and "earlier moment" in again.content
         _, after = await second_bot.service.current(int(world.channel["id"]))
@@ -60,7 +60,7 @@ async def test_a_trade_menu_opened_before_a_restart_still_trades(tmp_path: Path)
     second_bot = GameMasterBot(Settings(database_path=db))
     async with DispatchHarness(second_bot, world, setup_hook=True) as h2:
         traded = await h2.select(select["custom_id"], cards, user=player, message=menu.response.payload)
-        assert "for 4 armies" in traded.content
+        assert "for 4 armies" in traded.said
         stale = await h2.select(select["custom_id"], cards, user=player, message=menu.response.payload)
         assert stale.ephemeral and "earlier moment" in stale.content
     await second_bot.close()

@@ -52,7 +52,7 @@ async def test_place_in_setup_and_refusals(h: DispatchHarness) -> None:
             "during the setup placement phase")
     name = classic().territory[mine].name
     ok = await h.slash("risk", "place", options={"territory": name.lower(), "count": 2}, user=first)
-    assert not ok.ephemeral and f"places 2 armies on {name}" in ok.content
+    assert ok.posts and f"places 2 armies on {name}" in ok.said
     assert (await state_of(h)).armies[mine] == state.armies[mine] + 2
 
 
@@ -69,14 +69,14 @@ async def test_attack_buttons_roll_again_and_stale_clicks(h: DispatchHarness) ->
     await put_state(h, s, dice=[1, 1, 1, 6, 6, 6, 6, 6, 1, 1])
     first = members[0]
     result = await h.slash("risk", "attack", options={"source": "Alaska", "target": "kamch"}, user=first)
-    assert not result.ephemeral and "Alaska → Kamchatka: the attacker rolls 1-1-1, the defender 6-6" in result.content
-    ids = result.response.custom_ids()
+    assert result.posts and "Alaska → Kamchatka: the attacker rolls 1-1-1, the defender 6-6" in result.said
+    ids = result.post.custom_ids()
     again = next(c for c in ids if c.startswith("risk:again:"))
     assert any(c.startswith("risk:blitz:") for c in ids) and any(c.startswith("risk:stop:") for c in ids)
     refused(await h.button(again, user=members[1]), "not your turn")
     pressed = await h.button(again, user=first)
-    assert "the attacker rolls 6-6-6, the defender 1-1" in pressed.content
-    stale = await h.button(again, user=first, message=result.response)
+    assert "the attacker rolls 6-6-6, the defender 1-1" in pressed.said
+    stale = await h.button(again, user=first, message=result.post)
     assert stale.ephemeral and "earlier moment" in stale.content
     after = await state_of(h)
     assert (after.armies["alaska"], after.armies["kamchatka"]) == (8, 3)
@@ -101,13 +101,13 @@ async def test_conquest_offers_move_buttons(h: DispatchHarness) -> None:
     s = scenario(base, owner={"alaska": me, "kamchatka": them}, armies={"alaska": 8, "kamchatka": 1})
     await put_state(h, s, dice=[6, 5, 4, 1])
     result = await h.slash("risk", "attack", options={"source": "alaska", "target": "kamchatka"}, user=members[0])
-    assert "conquers Kamchatka" in result.content
-    assert [f.filename for f in result.files] == ["board.png"], "the board is posted after every conquest"
-    buttons = result.response.custom_ids()
+    assert "conquers Kamchatka" in result.said
+    assert [f.filename for m in result.posts for f in m.files] == ["board.png"], "a board after every conquest"
+    buttons = result.post.custom_ids()
     assert f"risk:move:{s.seq + 1}:3" in buttons and f"risk:move:{s.seq + 1}:7" in buttons
     refused(await h.slash("risk", "endturn", user=members[0]), "First move armies into Kamchatka")
     moved = await h.button(f"risk:move:{s.seq + 1}:7", user=members[0])
-    assert "moves 7 armies into Kamchatka" in moved.content
+    assert "moves 7 armies into Kamchatka" in moved.said
     after = await state_of(h)
     assert (after.armies["alaska"], after.armies["kamchatka"]) == (1, 7) and after.interrupt is None
 
@@ -146,7 +146,7 @@ async def test_trade_picks_cards_from_a_menu(h: DispatchHarness) -> None:
     select = menu.components[0]["components"][0]
     assert {o["value"] for o in select["options"]} == set(cards)
     traded = await h.select(select["custom_id"], cards, user=members[0])
-    assert "trades" in traded.content and "for 4 armies" in traded.content
+    assert "trades" in traded.said and "for 4 armies" in traded.said
     after = await state_of(h)
     assert after.hands[me] == [] and after.pool == 4 and after.armies["alaska"] == 5  # +2 on Alaska
 
@@ -173,9 +173,9 @@ async def test_fortify_and_end_turn_pass_the_turn_with_a_ping(h: DispatchHarness
                           user=members[0]), "You must leave at least 1 army in Alaska")
     done = await h.slash("risk", "fortify", options={"source": "alaska", "target": "alberta", "count": 4},
                          user=members[0])
-    assert "fortifies Alberta with 4 armies from Alaska" in done.content
-    assert f"<@{nxt}>" in done.content, "the next player is pinged"
-    assert [f.filename for f in done.files] == ["board.png"], "the board is posted after every turn"
+    assert "fortifies Alberta with 4 armies from Alaska" in done.said
+    assert f"<@{nxt}>" in done.said, "the next player is pinged"
+    assert [f.filename for m in done.posts for f in m.files] == ["board.png"], "the board is posted after every turn"
     assert (await state_of(h)).current == nxt
 
 
@@ -185,11 +185,11 @@ async def test_only_a_player_whose_turn_it_newly_is_gets_pinged(h: DispatchHarne
     me, nxt = base.players[0].id, base.players[1].id
     await put_state(h, scenario(base, phase=Phase.REINFORCE, pool=3, owner={"alaska": me, "alberta": me}))
     placed = await h.slash("risk", "place", options={"territory": "alaska", "count": 1}, user=members[0])
-    assert pinged(placed) == set() and f"<@{me}>" not in placed.content, "the one who acts is named, not pinged"
-    assert "place 2 armies" in placed.content.lower()
+    assert pinged(placed) == set() and f"<@{me}>" not in placed.said, "the one who acts is named, not pinged"
+    assert "place 2 armies" in placed.said.lower()
     await h.slash("risk", "place", options={"territory": "alaska", "count": 2}, user=members[0])
     ended = await h.slash("risk", "endturn", user=members[0])
-    assert pinged(ended) == {nxt} and f"<@{nxt}>" in ended.content
+    assert pinged(ended) == {nxt} and f"<@{nxt}>" in ended.said
     refused(await h.slash("risk", "endturn", user=members[0]), "not your turn")
     again = await h.slash("risk", "place", options={"territory": next(t for t, o in (await state_of(h)).owner.items()
                                                                         if o == nxt), "count": 1}, user=members[1])
@@ -204,7 +204,7 @@ async def test_a_name_that_mentions_someone_pings_nobody(h: DispatchHarness) -> 
     await put_state(h, scenario(odd, owner={"alaska": me, "alberta": me}, armies={"alaska": 5}))
     done = await h.slash("risk", "fortify", options={"source": "alaska", "target": "alberta", "count": 4},
                          user=members[0])
-    assert 42 not in pinged(done) and "@everyone" not in done.content.replace("\\@everyone", "")
+    assert 42 not in pinged(done) and "@everyone" not in done.said.replace("\\@everyone", "")
 
 
 async def test_a_retried_interaction_is_applied_once(h: DispatchHarness) -> None:
@@ -213,7 +213,7 @@ async def test_a_retried_interaction_is_applied_once(h: DispatchHarness) -> None
     mine = state.territories_of(state.current)[0]
     payload = h.world.slash("risk", "place", options={"territory": mine}, user=first)
     once = await h.interact(payload)
-    assert not once.ephemeral
+    assert len(once.posts) == 1 and "places 1 army" in once.said
     for _ in range(20):  # the gateway re-delivers it: no second answer on its token, no error, no rate limit
         again = await h.interact(payload)
         assert not again.record.callback_types[1:] and not again.errors and not again.requests
@@ -229,10 +229,10 @@ async def test_defender_chooses_with_buttons(h: DispatchHarness) -> None:
                  options=base.options.model_copy(update={"defender_dice": "choose"}))
     await put_state(h, s, dice=[6, 6, 6, 1])
     declared = await h.slash("risk", "attack", options={"source": "alaska", "target": "kamchatka"}, user=members[0])
-    assert f"<@{them}>" in declared.content and "defend" in declared.content.lower()
+    assert f"<@{them}>" in declared.said and "defend" in declared.said.lower()
     refused(await h.slash("risk", "defend", options={"dice": 1}, user=members[2]), "Only")
     answer = await h.button(f"risk:defend:{s.seq + 1}:1", user=members[1])
-    assert "the attacker rolls 6-6-6, the defender 1;" in answer.content
+    assert "the attacker rolls 6-6-6, the defender 1;" in answer.said
     assert (await state_of(h)).armies["kamchatka"] == 2
 
 
@@ -243,7 +243,7 @@ async def test_resign_asks_first(h: DispatchHarness) -> None:
     assert ask.ephemeral
     confirm = next(c for c in ask.response.custom_ids())
     done = await h.button(confirm, user=members[2], message=ask.response)
-    assert "resigns" in done.content
+    assert "resigns" in done.said
     assert (await state_of(h)).player(uid(members[2])).status == "resigned"  # type: ignore[union-attr]
 
 
@@ -256,7 +256,7 @@ async def test_occupy_blocks_with_interrupt_message(h: DispatchHarness) -> None:
     await put_state(h, s)
     refused(await h.slash("risk", "move", options={"count": 2}, user=members[0]), "at least 3")
     moved = await h.slash("risk", "move", options={"count": 4}, user=members[0])
-    assert "moves 4 armies into Kamchatka" in moved.content
+    assert "moves 4 armies into Kamchatka" in moved.said
 
 
 @pytest.mark.rule("RISK-DIG-17", "RISK-DIG-16")
@@ -265,7 +265,7 @@ async def test_claim_phase_through_commands(h: DispatchHarness) -> None:
     state = await state_of(h)
     first = next(m for m in members if uid(m) == state.current)
     claimed = await h.slash("risk", "claim", options={"territory": "Eastern Canada"}, user=first)
-    assert "claims Quebec" in claimed.content
+    assert "claims Quebec" in claimed.said
     refused(await h.slash("risk", "claim", options={"territory": "quebec"}, user=first), "not your turn")
     current = (await state_of(h)).current
     nxt = next(m for m in members if uid(m) == current)
@@ -282,7 +282,7 @@ async def test_two_player_neutral_placement(h: DispatchHarness) -> None:
     refused(await h.slash("risk", "neutral", options={"territory": mine}, user=first),
             "The Neutral army must go on a Neutral territory")
     placed = await h.slash("risk", "neutral", options={"territory": neutral}, user=first)
-    assert f"Neutral places 1 army on {classic().territory[neutral].name}" in placed.content
+    assert f"Neutral places 1 army on {classic().territory[neutral].name}" in placed.said
 
 
 @pytest.mark.rule("RISK-DIG-24", "RISK-DIG-26")
@@ -292,12 +292,12 @@ async def test_stop_button_end_attack_and_end_turn(h: DispatchHarness) -> None:
     s = scenario(base, owner={"alaska": me, "kamchatka": them}, armies={"alaska": 10, "kamchatka": 5})
     await put_state(h, s, dice=[1, 1, 1, 6, 6])
     attacked = await h.slash("risk", "attack", options={"source": "alaska", "target": "kamchatka"}, user=members[0])
-    stop = next(c for c in attacked.response.custom_ids() if c.startswith("risk:stop:"))
+    stop = next(c for c in attacked.post.custom_ids() if c.startswith("risk:stop:"))
     stopped = await h.button(stop, user=members[0])
-    assert stopped.content and (await state_of(h)).phase is Phase.FORTIFY
+    assert stopped.said and (await state_of(h)).phase is Phase.FORTIFY
     refused(await h.slash("risk", "endattack", user=members[0]), "You can't end the attack during the fortify phase")
     ended = await h.slash("risk", "endturn", user=members[0])
-    assert f"<@{them}>" in ended.content and (await state_of(h)).current == them
+    assert f"<@{them}>" in ended.said and (await state_of(h)).current == them
 
 
 @pytest.mark.rule("RISK-DIG-28")

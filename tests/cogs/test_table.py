@@ -18,7 +18,7 @@ from bot import GameMasterBot, Settings
 from engine.core.record import GameRecord, replay
 from engine.games import get
 from engine.table import Lobby
-from tests.cogs.conftest import channel_id, refused, start_game, state_of, uid
+from tests.cogs.conftest import channel_id, delivered, refused, start_game, state_of, uid
 from tests.discord.harness import DispatchHarness
 
 TIMESTAMP = re.compile(r"<t:(\d+):R>")
@@ -41,18 +41,18 @@ async def test_the_turn_ping_carries_a_discord_timestamp_deadline(h: DispatchHar
     assert stamp, posted
     assert before + 24 * 3600 - 5 <= int(stamp.group(1)) <= time.time() + 24 * 3600 + 5
     status = await h.slash("game", "status", user=members[1])
-    assert TIMESTAMP.search(status.content) and "Turn deadline: 24 h" in status.content
+    assert TIMESTAMP.search(status.content) and "Turn deadline: 24 h" in status.said
 
 
 async def test_vacation_and_back(h: DispatchHarness) -> None:
     members = await start_game(h, "Ada", "Bo", "Cy")
     away = await h.slash("game", "vacation", options={"days": 3}, user=members[1])
-    assert not away.ephemeral and "on vacation until <t:" in away.content
+    assert away.posts and "on vacation until <t:" in away.said
     refused(await h.slash("game", "vacation", options={"days": 30}, user=members[1]), "")
     status = await h.slash("game", "status", user=members[0])
-    assert "vacation until" in status.content
+    assert "vacation until" in status.said
     back = await h.slash("game", "back", user=members[1])
-    assert "is back" in back.content
+    assert "is back" in back.said
     refused(await h.slash("game", "back", user=members[1]), "You are not away")
     refused(await h.slash("game", "vacation", options={"days": 2}, user=h.add_member("Stranger")),
             "You are not playing in this game")
@@ -62,18 +62,18 @@ async def test_host_controls_pause_resume_deadline(h: DispatchHarness) -> None:
     members = await start_game(h, "Ada", "Bo", "Cy")
     refused(await h.slash("game", "pause", user=members[1]), "Only the host")
     paused = await h.slash("game", "pause", user=members[0])
-    assert "paused the game" in paused.content
+    assert "paused the game" in paused.said
     refused(await h.slash("game", "pause", user=members[0]), "paused already")
     assert "Paused" in (await h.slash("game", "status", user=members[2])).content
     resumed = await h.slash("game", "resume", user=members[0])
-    assert "resumed the game" in resumed.content and TIMESTAMP.search(resumed.content)
+    assert "resumed the game" in resumed.said and TIMESTAMP.search(resumed.said)
     refused(await h.slash("game", "deadline", options={"hours": 2.0}, user=members[2]), "Only the host")
     changed = await h.slash("game", "deadline", options={"hours": 2.0}, user=members[0])
-    stamp = TIMESTAMP.search(changed.content)
-    assert "deadline to 2 hours" in changed.content and stamp
+    stamp = TIMESTAMP.search(changed.said)
+    assert "deadline to 2 hours" in changed.said and stamp
     assert abs(int(stamp.group(1)) - (time.time() + 7200)) < 5
     off = await h.slash("game", "deadline", user=h.world.owner)  # a moderator may too
-    assert "turned the turn deadlines off" in off.content and not TIMESTAMP.search(off.content)
+    assert "turned the turn deadlines off" in off.said and not TIMESTAMP.search(off.said)
     assert (await lobby_of(h)).clock.turn_hours is None
 
 
@@ -82,11 +82,11 @@ async def test_kick_and_replace(h: DispatchHarness) -> None:
     ada, bo, cy = members
     refused(await h.slash("game", "kick", options={"player": cy}, user=bo), "Only the host")
     kicked = await h.slash("game", "kick", options={"player": cy}, user=ada)
-    assert not kicked.ephemeral and "removed" in kicked.content
+    assert kicked.posts and "removed" in kicked.said
     assert uid(cy) not in get("risk").alive(await state_of(h))
     dee = h.add_member("Dee")
     swapped = await h.slash("game", "replace", options={"old": bo, "new": dee}, user=ada)
-    assert "takes over" in swapped.content
+    assert "takes over" in swapped.said
     state = await state_of(h)
     assert state.player(uid(dee)) is not None and state.player(uid(bo)) is None
     refused(await h.slash("game", "replace", options={"old": bo, "new": h.add_member("Eve")}, user=ada),
@@ -129,15 +129,15 @@ async def test_resign_asks_first(h: DispatchHarness) -> None:
 async def test_a_draw_vote_needs_everyone(h: DispatchHarness) -> None:
     members = await start_game(h, "Ada", "Bo", "Cy")
     first = await h.slash("game", "vote", options={"choice": "draw"}, user=members[0])
-    assert "(1 of 3)" in first.content
+    assert "(1 of 3)" in first.said
     refused(await h.slash("game", "vote", options={"choice": "draw"}, user=h.add_member("Stranger")),
             "You are not playing")
     await h.slash("game", "vote", options={"choice": "draw"}, user=members[1])
     final = await h.slash("game", "vote", options={"choice": "draw"}, user=members[2])
-    assert "ends in a draw" in final.content
+    assert "ends in a draw" in final.said
     refused(await h.slash("risk", "endturn", user=members[0]), "over")
     stats = await h.slash("stats", user=members[0])
-    assert f"<@{uid(members[0])}>: 1 played, 0 won, average place 1.0" in stats.content
+    assert f"<@{uid(members[0])}>: 1 played, 0 won, average place 1.0" in stats.said
 
 
 async def test_export_replays_and_the_replay_gif(h: DispatchHarness) -> None:
@@ -147,7 +147,7 @@ async def test_export_replays_and_the_replay_gif(h: DispatchHarness) -> None:
     await h.slash("game", "add-ai", user=ada)
     await h.slash("game", "start", user=ada)
     early = await h.slash("game", "replay", user=ada)
-    assert "nothing to replay yet" in early.content
+    assert "nothing to replay yet" in early.said
     state = await state_of(h)
     ruleset = get("risk")
     while state.turn < 3:
@@ -163,7 +163,7 @@ async def test_export_replays_and_the_replay_gif(h: DispatchHarness) -> None:
     [upload] = exported.files
     record = GameRecord.model_validate(json.loads(upload.data))
     replayed, _ = replay(get("risk"), record)
-    assert replayed.digest() == (await state_of(h)).digest() and "python -m engine replay" in exported.content
+    assert replayed.digest() == (await state_of(h)).digest() and "python -m engine replay" in exported.said
 
 
 async def test_history_pages_with_buttons(h: DispatchHarness) -> None:
@@ -225,12 +225,12 @@ async def test_a_missed_deadline_is_announced_by_the_timers_cog(h: DispatchHarne
 async def test_a_lobby_that_never_starts_closes_with_a_notice(h: DispatchHarness) -> None:
     ada = h.add_member("Ada")
     opened = await h.slash("game", "new", options={"game": "risk"}, user=ada)
-    assert "the lobby closes <t:" in opened.content
+    assert "the lobby closes <t:" in opened.said
     await due_now(h, "expiry")
     [notice] = await posted(h, "never started")
     assert "closed after 7 days" in notice and f"<@{uid(ada)}>" in notice
     assert await h.bot.service.store.live_game(channel_id(h)) is None  # type: ignore[attr-defined]
-    assert not (await h.slash("game", "new", options={"game": "risk"}, user=ada)).ephemeral
+    assert "opened a game" in (await h.slash("game", "new", options={"game": "risk"}, user=ada)).said
 
 
 @pytest.mark.rule("RISK-OPT-8", "RISK-OPT-9", "RISK-OPT-10", "RISK-OPT-11")
@@ -276,12 +276,12 @@ async def test_security_rate_limit_per_user(tmp_path: Path) -> None:
     async with DispatchHarness(bot, setup_hook=True) as h:
         flooder, other = h.add_member("Flood"), h.add_member("Calm")
         answers = [await h.slash("game", "status", user=flooder) for _ in range(4)]
-        assert all("There is no game" in a.content for a in answers[:3])
+        assert all("There is no game" in a.said for a in answers[:3])
         refused(answers[3], "please wait")
         opened = await h.slash("game", "new", options={"game": "risk"}, user=flooder)
         refused(opened, "please wait")
         assert await bot.service.store.live_game(channel_id(h)) is None  # the limited command did nothing
-        assert "opened a game" in (await h.slash("game", "new", options={"game": "risk"}, user=other)).content
+        assert "opened a game" in (await h.slash("game", "new", options={"game": "risk"}, user=other)).said
         await h.slash("game", "abandon", user=other)
         press = await h.button(next(c for c in h.messages()[-1].custom_ids() if c.endswith(":yes")), user=flooder)
         refused(press, "please wait")  # buttons are limited too
@@ -297,7 +297,7 @@ async def test_security_cap_on_games_per_server(tmp_path: Path) -> None:
             channel = h.world.add_channel(name)
             answer = await h.slash("game", "new", options={"game": "risk"}, user=host, channel=channel)
         refused(answer, "already has 2 games in progress")
-        assert "opened a game" not in answer.content
+        assert "opened a game" not in answer.said
     await bot.close()
 
 
@@ -315,12 +315,16 @@ async def test_concurrent_fifty_players_press_at_once(h: DispatchHarness) -> Non
         state.current)[0], "count": state.pool})
     state = await state_of(h)
     pressers = members + [h.add_member(f"Crowd{k}") for k in range(47)]
+    await delivered(h)
+    known = {m.id for m in h.messages()}
     results = await asyncio.gather(*(h.slash("risk", "endturn", user=m) for m in pressers))
     after = await state_of(h)
     assert after.seq == state.seq + 1 and after.current != state.current  # one turn ended, once
-    answered = [r for r in results if not r.ephemeral]
+    answered = [r for r in results if r.response is not None and r.response.deleted]  # "thinking…" gave way to a post
     assert len(answered) == 1 and uid(pressers[results.index(answered[0])]) == state.current
-    reasons = {r.content for r in results if r.ephemeral}
+    posts = {m.payload["nonce"].split(".")[0] for m in h.messages() if m.id not in known and m.source == "channel"}
+    assert len(posts) == 1, "one post tells the turn's end"
+    reasons = {r.content for r in results if r not in answered}
     assert all(reason.startswith("⚠️") for reason in reasons), reasons
     assert any("not playing" in r for r in reasons) and any("turn" in r for r in reasons), reasons
 
@@ -393,7 +397,7 @@ async def test_ai_turns_are_summed_up_in_a_line_each(h: DispatchHarness) -> None
         else:
             await service.act(channel_id(h), uid(ada), action.model_dump(exclude={"player"}))
         state = await state_of(h)
-    told = "\n".join(r.content for r in played)
+    told = "\n".join(r.said for r in played)
     ai_lines = [line for line in told.splitlines() if line.startswith("🤖 ")]
     assert len(ai_lines) >= 3 and all(len(line) < 300 for line in ai_lines)
     assert "(AI)" in ai_lines[0] and "the attacker rolls" not in told, "AI battles are not narrated one by one"

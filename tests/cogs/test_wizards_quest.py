@@ -18,11 +18,6 @@ HOMES = ("6.6", "5.4", "2.3", "4.3", "1.3", "6.1")
 """A far-away home for each seat of a scenario (up to six), so that nobody is eliminated by accident."""
 
 
-def said(result: InteractionResult) -> str:
-    """Everything the interaction answered, the response and its followups."""
-    return "\n".join(m.content for m in result.messages)
-
-
 async def wq_state(h: DispatchHarness) -> WQState:
     return await state_of(h, WQState)
 
@@ -76,8 +71,8 @@ async def test_new_game_takes_each_games_own_options(h: DispatchHarness) -> None
             "`round_limit` is an option of Wizard's Quest, not of Risk")
     opened = await h.slash("game", "new", options={"game": "wizards-quest", "turn_order": "fixed", "round_limit": 20,
                                                    "timer": 2}, user=ada)
-    assert not opened.ephemeral and "**Wizard's Quest**" in opened.content
-    assert "turn_order: fixed" in opened.content and "round_limit: 20" in opened.content
+    assert opened.posts and "**Wizard's Quest**" in opened.said
+    assert "turn_order: fixed" in opened.said and "round_limit: 20" in opened.said
     await h.slash("game", "add-ai", user=ada)
     await h.slash("game", "add-ai", user=ada)
     started = await h.slash("game", "start", user=ada)
@@ -100,7 +95,7 @@ async def test_a_game_without_a_picture_posts_its_text_board(h: DispatchHarness,
     posted = "\n".join(m.content for m in started.channel_messages)
     assert "Region 1: Frostmarch" in posted and not any(m.files for m in started.channel_messages)
     board = await h.slash("board", user=ada)
-    assert "Region 1: Frostmarch" in said(board) and not board.files
+    assert "Region 1: Frostmarch" in board.said and not board.files
 
 
 async def test_a_refusal_quoting_a_long_option_still_fits_in_one_message(h: DispatchHarness) -> None:
@@ -144,7 +139,7 @@ async def test_castle_and_claim_with_autocomplete_and_refusals(h: DispatchHarnes
     refused(await h.slash("wq", "castle", options={"castle": "C9"}, user=first), "'C9' isn't a location")
     refused(await h.slash("wq", "castle", options={"castle": "3.6"}, user=first), "3.6 is not a castle")
     taken = await h.slash("wq", "castle", options={"castle": "northwatch"}, user=first)
-    assert not taken.ephemeral and "takes castle C1 Northwatch" in taken.content
+    assert taken.posts and "takes castle C1 Northwatch" in taken.said
     nxt = member(members, (await wq_state(h)).current)
     offered = await h.autocomplete("wq", "castle", options={"castle": ""}, focused="castle", user=nxt)
     assert "C1" not in [c["value"] for c in offered] and len(offered) == 7
@@ -157,7 +152,7 @@ async def test_castle_and_claim_with_autocomplete_and_refusals(h: DispatchHarnes
     assert empty and all(c["value"] not in s.orcs and c["value"] not in s.owner for c in empty)
     assert all("3" in c["value"].split(".") for c in empty), "a typed 3 matches either half of r.t"
     claimed = await h.slash("wq", "claim", options={"territory": empty[0]["value"].replace(".", "-")}, user=me)
-    assert f"claims {empty[0]['value']}" in claimed.content
+    assert f"claims {empty[0]['value']}" in claimed.said
 
 
 @pytest.mark.rule("WQ-DIG-3")
@@ -182,7 +177,7 @@ async def test_hide_place_and_buy_in_setup(h: DispatchHarness) -> None:
     assert hand.ephemeral and "Treasures you still hide" in hand.content
     hidden = await h.slash("wq", "hide", options={"treasure": f"{duty.owner}:{duty.kind}",
                                                   "territory": spots[0]["value"]}, user=me)
-    assert f"hides {s.name(duty.owner)}'s {duty.kind.capitalize()} in {spots[0]['value']}" in hidden.content
+    assert f"hides {s.name(duty.owner)}'s {duty.kind.capitalize()} in {spots[0]['value']}" in hidden.said
     s = await put_state(h, advance(await wq_state(h), Phase.SETUP_DEPLOY))
     me = member(members, s.current)
     own = s.locations_of(s.current)
@@ -192,10 +187,10 @@ async def test_hide_place_and_buy_in_setup(h: DispatchHarness) -> None:
     refused(await h.slash("wq", "place", options={"location": own[0], "more": "lots please"}, user=me),
             "I can't read the placements 'lots please'")
     bought = await h.slash("wq", "buy", options={"leader": "hero", "location": own[0]}, user=me)
-    assert "raises a Hero" in bought.content and (await wq_state(h)).hero[s.current] == own[0]
+    assert "raises a Hero" in bought.said and (await wq_state(h)).hero[s.current] == own[0]
     pool = (await wq_state(h)).pool
     placed = await h.slash("wq", "place", options={"location": own[-1]}, user=me)
-    assert f"{own[-1]} +{pool}" in placed.content, "without a count the whole batch goes there"
+    assert f"{own[-1]} +{pool}" in placed.said, "without a count the whole batch goes there"
 
 
 # ---------------------------------------------------------------- the petition step
@@ -210,7 +205,7 @@ async def test_hand_draw_play_and_done(h: DispatchHarness) -> None:
     ada = member(members, me)
     hand = await h.slash("wq", "hand", user=ada)
     assert hand.ephemeral and "Levy: +3 men this turn. (⛵ Boat Privilege)" in hand.content
-    assert "Orcbane" in hand.content
+    assert "Orcbane" in hand.said
     refused(await h.slash("wq", "hand", user=h.add_member("Spectator")), "You're not seated")
     cards = await h.autocomplete("wq", "play", options={"card": "orc"}, focused="card", user=ada)
     assert [c["value"] for c in cards] == ["orcbane-2"]
@@ -222,12 +217,12 @@ async def test_hand_draw_play_and_done(h: DispatchHarness) -> None:
     refused(await h.slash("wq", "play", options={"card": "muster"}, user=ada), "That card is not in your hand")
     await put_state(h, s, dice=[2])
     played = await h.slash("wq", "play", options={"card": "orcbane", "location": "4.2"}, user=ada)
-    assert "Orcbane strikes 4.2: die 2, 2 orcs removed" in played.content
+    assert "Orcbane strikes 4.2: die 2, 2 orcs removed" in played.said
     drawn = await h.slash("wq", "draw", user=ada)
-    assert not drawn.ephemeral and "petitions the Great Mage and keeps a card (hand: 2)" in drawn.content
+    assert drawn.posts and "petitions the Great Mage and keeps a card (hand: 2)" in drawn.said
     refused(await h.slash("wq", "draw", user=ada), "You have already petitioned")
     done = await h.slash("wq", "done", user=ada)
-    assert "reinforces" in done.content and (await wq_state(h)).phase is Phase.REINFORCE
+    assert "reinforces" in done.said and (await wq_state(h)).phase is Phase.REINFORCE
 
 
 # ---------------------------------------------------------------- attacks, buttons and menus
@@ -250,45 +245,45 @@ async def test_attack_buttons_roll_capture_end_turn_and_stale_clicks(h: Dispatch
     refused(await h.slash("wq", "attack", options={"source": "3.1", "target": "1.1"}, user=ada),
             "1.1 is not adjacent to 3.1")
     declared = await h.slash("wq", "attack", options={"source": "3.1", "target": "3.2"}, user=ada)
-    assert f"attacks {s.name(them)} at 3.2 from 3.1" in declared.content
+    assert f"attacks {s.name(them)} at 3.2 from 3.1" in declared.said
     seq = s.seq + 1
-    ids = declared.response.custom_ids()
+    ids = declared.post.custom_ids()
     assert {f"wq:roll:{seq}", f"wq:roll3:{seq}", f"wq:rollall:{seq}", f"wq:rollsafe:{seq}",
             f"wq:cancel:{seq}"} <= set(ids)
     refused(await h.slash("wq", "attack", options={"source": "3.1", "target": "3.4"}, user=ada),
             "Finish (roll, stop or cancel) the current attack first")
     refused(await h.button(f"wq:roll:{seq}", user=bo), f"It's {s.name(me)}'s turn")
     rolled = await h.button(f"wq:roll:{seq}", user=ada)
-    assert "Battle 1: 🎲 6, above the defence of 3 → the attacker wins" in rolled.content
-    assert f"wq:stop:{seq + 1}" in rolled.response.custom_ids()
-    stale = await h.button(f"wq:rollall:{seq}", user=ada, message=declared.response)
+    assert "Battle 1: 🎲 6, above the defence of 3 → the attacker wins" in rolled.said
+    assert f"wq:stop:{seq + 1}" in rolled.post.custom_ids()
+    stale = await h.button(f"wq:rollall:{seq}", user=ada, message=declared.post)
     assert stale.ephemeral and "earlier moment" in stale.content
     emptied = await h.button(f"wq:rollall:{seq + 1}", user=ada)
-    capture = emptied.response.custom_ids()
+    capture = emptied.post.custom_ids()
     assert f"wq:capture:{seq + 2}:1" in capture and f"wq:capture:{seq + 2}:5" in capture
     refused(await h.slash("wq", "end", user=ada), "First resolve: move pieces into the captured location")
     refused(await h.slash("wq", "capture", options={"count": 6}, user=ada), "Move between 1 and 5 pieces into 3.2")
     moved = await h.button(f"wq:capture:{seq + 2}:5", user=ada)
-    assert "captures 3.2 with 5 pieces" in moved.content
+    assert "captures 3.2 with 5 pieces" in moved.said
     after = await wq_state(h)
     assert after.owner["3.2"] == me and after.men["3.2"] == 5
     end = f"wq:end:{after.seq}"
-    assert end in moved.response.custom_ids()
+    assert end in moved.post.custom_ids()
     ended = await h.button(end, user=ada)
-    assert f"<@{them}>" in said(ended), "the next player is pinged"
-    assert [f.filename for f in ended.files] == ["board.png"], "and the board follows the turn"
+    assert f"<@{them}>" in ended.said, "the next player is pinged"
+    assert [f.filename for m in ended.posts for f in m.files] == ["board.png"], "and the board follows the turn"
     turn = await wq_state(h)
     assert turn.current == them
     # Their petition step comes with buttons: Draw, then Done.
-    ids = [c for m in ended.messages for c in m.custom_ids()]
+    ids = ended.post.custom_ids()
     draw, done = f"wq:draw:{turn.seq}", f"wq:done:{turn.seq}"
     assert draw in ids and done in ids, ids
     refused(await h.button(draw, user=ada), "")  # not their decision
     drawn = await h.button(draw, user=bo)
     after = await wq_state(h)
-    assert len(after.hands[them]) == len(turn.hands[them]) + 1 and drawn.response is not None
-    assert f"wq:draw:{after.seq}" not in drawn.response.custom_ids()  # one card a turn (WQ-PET-1)
-    assert f"wq:done:{after.seq}" in drawn.response.custom_ids()
+    assert len(after.hands[them]) == len(turn.hands[them]) + 1 and bool(drawn.posts)
+    assert f"wq:draw:{after.seq}" not in drawn.post.custom_ids()  # one card a turn (WQ-PET-1)
+    assert f"wq:done:{after.seq}" in drawn.post.custom_ids()
 
 
 @pytest.mark.rule("WQ-AID-1", "WQ-DIG-3")
@@ -304,17 +299,17 @@ async def test_aid_menu_roll_options_stop_and_cancel(h: DispatchHarness) -> None
     aid_spots = await h.autocomplete("wq", "aid", options={"source": ""}, focused="source", user=ada)
     assert [c["value"] for c in aid_spots] == ["3.4"]
     cancelled = await h.slash("wq", "cancel", user=ada)
-    assert "calls the attack off" in cancelled.content
+    assert "calls the attack off" in cancelled.said
     declared = await h.slash("wq", "attack", options={"source": "3.1", "target": "3.2"}, user=ada)
-    select = next(c for row in declared.components for c in row["components"] if c["type"] == 3)
+    select = next(c for row in declared.post.components for c in row["components"] if c["type"] == 3)
     assert [o["value"] for o in select["options"]] == ["3.4:4"]
     aided = await h.select(select["custom_id"], ["3.4:4"], user=ada)
-    assert "aids from 3.4 with 4 men into 3.1" in aided.content
+    assert "aids from 3.4 with 4 men into 3.1" in aided.said
     await put_state(h, await wq_state(h), dice=[1, 1, 1, 1])
     rolled = await h.slash("wq", "roll", options={"times": 0, "until_below": 4}, user=ada)
-    assert rolled.content.count("defender holds") == 3, "6 pieces, stop before a battle below 4"
+    assert rolled.said.count("defender holds") == 3, "6 pieces, stop before a battle below 4"
     stopped = await h.slash("wq", "stop", user=ada)
-    assert "stops the attack" in stopped.content
+    assert "stops the attack" in stopped.said
     refused(await h.slash("wq", "stop", user=ada), "You have no attack in progress")
     assert (await wq_state(h)).men["3.1"] == 3 and s.men["3.2"] == 9
 
@@ -332,15 +327,15 @@ async def test_free_attack_on_the_dragon_and_the_region_buttons(h: DispatchHarne
     assert [c["value"] for c in spots] == ["3.1"]
     declared = await h.slash("wq", "free", options={"beast": "dragon", "source": "3.1"}, user=ada)
     seq = (await wq_state(h)).seq
-    assert "attacks the Dragon at 3.2" in declared.content
-    assert f"wq:rollsafe:{seq}" not in declared.response.custom_ids(), "no reserve to keep in a free attack"
+    assert "attacks the Dragon at 3.2" in declared.said
+    assert f"wq:rollsafe:{seq}" not in declared.post.custom_ids(), "no reserve to keep in a free attack"
     beaten = await h.button(f"wq:rollall:{seq}", user=ada)
-    assert "beats the Dragon" in said(beaten)
-    regions = [c for c in beaten.response.custom_ids() if c.startswith("wq:region:")]
+    assert "beats the Dragon" in beaten.said
+    regions = [c for c in beaten.post.custom_ids() if c.startswith("wq:region:")]
     assert len(regions) == 6
     refused(await h.slash("wq", "end", user=ada), "First resolve: choose the region")
     flown = await h.button(f"wq:region:{seq + 1}:5", user=ada)
-    assert "the Dragon flies to 5.2" in flown.content
+    assert "the Dragon flies to 5.2" in flown.said
     assert (await wq_state(h)).dragon == "5.2"
 
 
@@ -355,9 +350,9 @@ async def test_capture_the_ring_then_the_mage_button_and_command(h: DispatchHarn
                                     attack=Attack(kind="campaign", source="3.1", target="3.2", empty_start=True),
                                     todo=[Todo(kind="capture")]))
     captured = await h.slash("wq", "capture", options={"count": 2}, user=ada)
-    assert "retrieves their Ring at 3.2 (1/3)" in captured.content
+    assert "retrieves their Ring at 3.2 (1/3)" in captured.said
     decline = f"wq:mage:{s.seq + 1}"
-    assert decline in captured.response.custom_ids()
+    assert decline in captured.post.custom_ids()
     refused(await h.slash("wq", "mage", options={"territory": "C1"}, user=ada),
             "The Great Mage can only be sent to a territory")
     refused(await h.slash("wq", "region", options={"region": 2}, user=ada), "First resolve: move the Great Mage")
@@ -366,7 +361,7 @@ async def test_capture_the_ring_then_the_mage_button_and_command(h: DispatchHarn
     assert kept.content and (await wq_state(h)).mage == "4.2" and (await wq_state(h)).todo == []
     await put_state(h, ring_state.model_copy(update={"seq": (await wq_state(h)).seq}))
     moved = await h.slash("wq", "mage", options={"territory": "3 1"}, user=ada)
-    assert "The Ring sends the Great Mage to 3.1" in moved.content and f"He prospers {s.name(me)}: +3" in moved.content
+    assert "The Ring sends the Great Mage to 3.1" in moved.said and f"He prospers {s.name(me)}: +3" in moved.said
 
 
 async def test_a_round_is_summed_up_in_one_message(h: DispatchHarness) -> None:
@@ -376,13 +371,13 @@ async def test_a_round_is_summed_up_in_one_message(h: DispatchHarness) -> None:
     await put_state(h, scenario(base, current=ids[2], owner={"1.1": ids[1]}),
                     dice=[1, 1, 1, 1, 6, 2, 4, 2, 6, 1, 1])
     ended = await h.slash("wq", "end", user=last)
-    rounds = [m.content for m in ended.messages if "Round 2 begins" in m.content]
+    rounds = [m.content for m in ended.posts if "Round 2 begins" in m.content]
     assert len(rounds) == 1
     summary = rounds[0]
     assert "Orc growth 1·1 → 1.1" in summary and "🐉 Dragon phase. 6·2" in summary
     assert "🧙 Great Mage phase. 4·2" in summary and "🎲 Turn order. Rolls:" in summary
     assert "turn ends" not in summary and "Round 2: " not in summary, "the turns stay in their own messages"
-    assert f"<@{ids[0]}>" in said(ended)
+    assert f"<@{ids[0]}>" in ended.said
 
 
 async def test_resign_and_kick_leave_rebels(h: DispatchHarness) -> None:
@@ -395,7 +390,7 @@ async def test_resign_and_kick_leave_rebels(h: DispatchHarness) -> None:
     posted = "\n".join(m.content for m in h.messages(h.world.channel["id"]))
     assert f"{base.name(ids[2])} resigns; their 6 pieces stay on the board as rebels" in posted
     kicked = await h.slash("game", "kick", options={"player": member(members, ids[1])}, user=h.world.owner)
-    assert "is removed from the game" in said(kicked) and "wins" in said(kicked)
+    assert "is removed from the game" in kicked.said and "wins" in kicked.said
     assert (await wq_state(h)).winners == [ids[0]]
 
 

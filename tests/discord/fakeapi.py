@@ -546,6 +546,25 @@ class FakeAPI:
 
         return await self.wait_until(check, timeout, what=f"the response to interaction {interaction_id}")
 
+    async def wait_for_result(self, interaction_id: str, timeout: float = 5.0) -> SentMessage:
+        """Return what shows the interaction's result: its answer (a private one, a refusal), or, once the bot
+        took its "thinking…" away or acknowledged a button silently, the first message it posted in the channel
+        after the interaction (the result posted from its outbox)."""
+        def check() -> SentMessage | None:
+            record = self.interactions.get(interaction_id)
+            if record is None or not record.callback_types:
+                return None
+            followups = [m for m in self.responses(interaction_id) if m.source == "followup" and not m.deleted]
+            if followups:
+                return followups[-1]
+            original = self._messages.get(record.original_message_id or "")
+            if original is not None and record.callback_types[-1] != 6 and not original.deleted:
+                return None if original.loading else original
+            return next((m for m in self.messages(record.channel_id)
+                         if m.source == "channel" and int(m.id) > int(interaction_id)), None)
+
+        return await self.wait_until(check, timeout, what=f"the result of interaction {interaction_id}")
+
     # ---------------------------------------------------------------- accessors
 
     def messages(self, channel_id: str | int | None = None, *, include_deleted: bool = False) -> list[SentMessage]:

@@ -28,7 +28,8 @@ from tests.discord.payloads import World
 
 # Names of the tasks discord.py creates while handling an interaction; the harness awaits them.
 TASK_PREFIXES = ("CommandTree-invoker", "discord-ui-view-dispatch-", "discord-ui-dynamic-item-",
-                 "discord-ui-modal-dispatch-", "discord.py: on_")
+                 "discord-ui-modal-dispatch-", "discord.py: on_", "ai-seats-", "posts-")
+"""The tasks an interaction starts: discord.py's dispatch, and the bot's AI seats and deliveries it wakes."""
 REQUEST_TASK = "fake-discord-request"
 _API_PATH = re.compile(r"/api/v\d+(/[^?]*)")
 _FILE_FIELD = re.compile(r"files\[(\d+)\]")
@@ -215,10 +216,30 @@ class InteractionResult:
 
     @property
     def files(self) -> list[Upload]:
-        """Files on the response and the followups, in order."""
+        """Files on the response and the followups, in order (the posts' files are on `posts`)."""
         shown = [self.response] if self.response is not None else []
         shown += [m for m in self.messages if m not in shown]
         return [f for m in shown for f in m.files]
+
+    @property
+    def posts(self) -> list[SentMessage]:
+        """The channel messages this interaction led to that are still there: the game's posts."""
+        return [m for m in self.channel_messages if not m.deleted]
+
+    @property
+    def said(self) -> str:
+        """Everything the interaction led to, one message a line: its answer and followups (when still there),
+        then its posts in the channel."""
+        answers = [m for m in self.messages if not m.deleted]
+        return "\n".join(m.content for m in [*answers, *self.posts])
+
+    @property
+    def post(self) -> SentMessage:
+        """The last post, which carries the buttons of what comes next."""
+        if not self.posts:
+            done = "\n  ".join(str(r) for r in self.requests) or "(no requests)"
+            raise AssertionError(f"interaction {self.id} led to no post; requests:\n  {done}")
+        return self.posts[-1]
 
     @property
     def choices(self) -> list[dict]:
@@ -288,6 +309,8 @@ class DispatchHarness:
             async_context.reset(self._adapter_token)
         except ValueError:  # exited in another context (e.g. a fixture): restore a plain adapter
             async_context.set(AsyncWebhookAdapter())
+        if self.run_setup_hook and exc[0] is not None:  # a failed test: close what setup_hook opened (its store's
+            await self.bot.close()  # thread would keep the test run from exiting)
 
     def _views(self) -> list[Any]:
         """Return the views and modals currently in the bot's view store."""

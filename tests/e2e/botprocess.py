@@ -9,6 +9,7 @@ import signal
 import sqlite3
 import sys
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -140,11 +141,12 @@ class Driver:
         """The game as read after the last acknowledged interaction."""
 
     async def answer(self, record: InteractionRecord, what: str, *, public: bool = True) -> SentMessage:
-        """Wait for the bot's (final) response; a refusal means the bot or this driver is wrong."""
+        """Wait for what shows the interaction's result (its private answer, or its post in the channel); a
+        refusal means the bot or this driver is wrong."""
         self.interactions += 1
         self.used[what] += 1
         try:
-            message = await self.fake.wait_for_response(record.id, STEP_TIMEOUT_S)
+            message = await self.fake.wait_for_result(record.id, STEP_TIMEOUT_S)
         except TimeoutError as exc:  # a callback after Discord's 3 s window shows here as 404 / 10062
             callbacks = ", ".join(str(r) for r in self.fake.callbacks(record.id)) or "none"
             raise AssertionError(f"no answer to {what} (interaction {self.interactions}); callbacks: {callbacks}") \
@@ -156,3 +158,18 @@ class Driver:
     def refresh(self) -> GameSnapshot:
         self.snapshot = read_game(self.db)
         return self.snapshot
+
+    async def settle(self, human_decides: Callable[[GameSnapshot], bool]) -> GameSnapshot:
+        """The game once the AI seats have played what is theirs (in the background, after a command's answer):
+        a human decides, or the game is over."""
+        def ready() -> GameSnapshot | None:
+            snapshot = read_game(self.db)
+            return snapshot if snapshot.status != "running" or human_decides(snapshot) else None
+
+        self.snapshot = await self.fake.wait_until(ready, STEP_TIMEOUT_S, what="the AI seats to play theirs")
+        return self.snapshot
+
+    def posted_after(self, record: InteractionRecord) -> list[SentMessage]:
+        """The bot's posts in the interaction's channel since the interaction: its result, and what followed."""
+        return [m for m in self.fake.messages(record.channel_id)
+                if m.source == "channel" and int(m.id) > int(record.id)]

@@ -60,7 +60,7 @@ async def test_crash_sigkill_in_the_middle_of_a_command(tmp_path: Path) -> None:
             for _ in range(3):
                 await humans.slash(alice_id, "game", "add-ai")
             await humans.slash(alice_id, "game", "start")
-            humans.refresh()
+            await humans.settled()
 
             cut = False
             for _ in range(ATTEMPTS):
@@ -69,6 +69,7 @@ async def test_crash_sigkill_in_the_middle_of_a_command(tmp_path: Path) -> None:
                            and humans.state.interrupt is None):
                     assert humans.snapshot is not None and humans.snapshot.status == "running"
                     await humans.step()
+                    await humans.settled()
                 before = humans.state.seq
                 await fake.slash("risk", "endturn", user=alice)
                 deadline = time.monotonic() + 10
@@ -91,7 +92,7 @@ async def test_crash_sigkill_in_the_middle_of_a_command(tmp_path: Path) -> None:
                 await fake.wait_until(lambda: RULESET.pending(state_of(db))[0].player == alice_id
                                       or read_game(db).status != "running", STARTUP_TIMEOUT_S,
                                       what="Alice's next decision")
-                humans.refresh()
+                await humans.settled()
                 if cut:
                     break
             assert cut, "the kill never landed while AI seats were answering"

@@ -1,7 +1,8 @@
 """Discord failing under the bot (layer 3: the real bot in-process against the fake Discord over HTTP).
 
 A 429 with retry-after and then a 500 on the board post are retried by discord.py: the board is posted once and
-the action is saved once. When Discord keeps failing, the game is still saved and `/board` shows the board.
+the action is saved once. When Discord keeps failing, the game is still saved, `/board` shows the board, and the
+outbox posts it, once, when Discord takes posts again.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def action_log(db: Path) -> tuple[list[int], int]:
 async def open_game(fake: FakeDiscord, host: dict) -> None:
     for step in (("new", {"game": "risk", "setup": "random_deal"}), ("add-ai", None), ("add-ai", None)):
         record = await fake.slash("game", step[0], options=step[1], user=host)
-        assert not (await fake.wait_for_response(record.id)).content.startswith("⚠️")
+        assert not (await fake.wait_for_result(record.id)).content.startswith("⚠️")
 
 
 async def test_discord_failure_429_then_500_on_the_board_post(tmp_path: Path) -> None:
@@ -41,12 +42,13 @@ async def test_discord_failure_429_then_500_on_the_board_post(tmp_path: Path) ->
             await open_game(fake, host)
             fake.fail_next("POST", CHANNEL_POSTS, 429, retry_after=0.01)
             fake.fail_next("POST", CHANNEL_POSTS, 500)
+            first = len(fake.requests)
             start = await fake.slash("game", "start", user=host)
-            await fake.wait_for_response(start.id)
+            await fake.wait_for_result(start.id, 15)
             channel = fake.world.channel["id"]
             await fake.wait_until(lambda: any(f.filename == "board.png" for m in fake.messages(channel)
                                               for f in m.files), 15, what="the board post")
-            posts = [(r.status, r.scripted) for r in fake.requests if r.path == f"/channels/{channel}/messages"]
+            posts = [(r.status, r.scripted) for r in fake.requests[first:] if r.path == f"/channels/{channel}/messages"]
             assert posts[:3] == [(429, True), (500, True), (200, False)]
             boards = [m for m in fake.messages(channel) if any(f.filename == "board.png" for f in m.files)]
             assert len(boards) == 1
@@ -55,15 +57,15 @@ async def test_discord_failure_429_then_500_on_the_board_post(tmp_path: Path) ->
         assert not fake.unhandled()
 
 
-async def test_discord_failure_that_persists_leaves_the_game_saved_and_board_shows_it(tmp_path: Path) -> None:
+async def test_discord_failure_that_persists_leaves_the_game_saved_and_the_post_comes_later(tmp_path: Path) -> None:
     db = tmp_path / "bot.sqlite3"
     async with FakeDiscord(token=TOKEN) as fake:
         host = await fake.add_member("Alice")
         async with fake.run_bot(GameMasterBot(Settings(database_path=db, discord_token=TOKEN))):
             await open_game(fake, host)
-            fake.fail_next("POST", CHANNEL_POSTS, 503, times=10)  # discord.py does not retry a 503
+            fake.fail_next("POST", CHANNEL_POSTS, 503, times=3)  # discord.py does not retry a 503: the outbox does
             start = await fake.slash("game", "start", user=host)
-            await fake.wait_for_response(start.id)
+            await fake.wait_until(lambda: start.acknowledged, 15, what="the acknowledgement of /game start")
             channel = fake.world.channel["id"]
             await fake.wait_until(lambda: any(r.status == 503 for r in fake.requests), 15, what="the failed post")
             assert not any(f.filename == "board.png" for m in fake.messages(channel) for f in m.files)
@@ -75,4 +77,8 @@ async def test_discord_failure_that_persists_leaves_the_game_saved_and_board_sho
             assert shown.ephemeral
             seqs, again = action_log(db)
             assert again == state_seq and seqs == sorted(set(seqs))
+            await fake.wait_until(lambda: any(f.filename == "board.png" for m in fake.messages(channel)
+                                              for f in m.files), 15, what="the board post, after the outbox waited")
+            boards = [m for m in fake.messages(channel) if any(f.filename == "board.png" for f in m.files)]
+            assert len(boards) == 1
         assert not fake.unhandled()

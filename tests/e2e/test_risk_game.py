@@ -23,6 +23,7 @@ from tests.e2e.botprocess import (
     TOKEN,
     BotProcess,
     Driver,
+    GameSnapshot,
     bot_env,
     integrity,
     read_game,
@@ -75,6 +76,11 @@ class Humans(Driver):
     def state(self) -> RiskState:
         assert self.snapshot is not None
         return self.snapshot.parse(RiskState)
+
+    async def settled(self) -> GameSnapshot:
+        """The game once its AI seat has played: a human decides, or it is over."""
+        return await self.settle(lambda snapshot: any(
+            d.player in self.members for d in RULESET.pending(snapshot.parse(RiskState))[:1]))
 
     # -- one decision
 
@@ -160,11 +166,11 @@ class Humans(Driver):
             expected.append(f"risk:stop:{s.seq}")
         if expected:
             def offered() -> bool:
-                ids = {c for m in self.fake.responses(record.id) for c in m.custom_ids()}
+                ids = {c for m in self.posted_after(record) for c in m.custom_ids()}
                 return all(c in ids for c in expected)
 
             await self.fake.wait_until(offered, STEP_TIMEOUT_S, what=f"the buttons {expected}")
-        self.offered = [c for m in self.fake.responses(record.id) for c in m.custom_ids() if c.startswith("risk:")]
+        self.offered = [c for m in self.posted_after(record) for c in m.custom_ids() if c.startswith("risk:")]
         if self.first_button is None and self.offered:
             self.first_button = self.offered[0]
 
@@ -216,7 +222,7 @@ async def test_two_humans_and_an_ai_play_risk_to_the_end_across_a_restart(tmp_pa
             assert "(AI)" in added.content
             _, begun = await humans.slash(alice_id, "game", "start")
             assert "begins" in begun.content
-            snapshot = humans.refresh()
+            snapshot = await humans.settled()
             assert snapshot.status == "running"
             seats = {p.id: p.ai for p in humans.state.players}
             assert sorted(seats.items()) == sorted([(alice_id, False), (bob_id, False), (1, True)])
@@ -244,8 +250,10 @@ async def test_two_humans_and_an_ai_play_risk_to_the_end_across_a_restart(tmp_pa
                         await humans.press_stale_button(humans.first_button)
                     if current:
                         await humans.press_current_button()
+                    await humans.settled()
                     continue
                 await humans.step()
+                await humans.settled()
             assert restarted, f"the game ended after {humans.interactions} interactions, before the restart"
 
             # Somebody won, and everybody was told.

@@ -24,6 +24,7 @@ from tests.e2e.botprocess import (
     TOKEN,
     BotProcess,
     Driver,
+    GameSnapshot,
     bot_env,
     integrity,
 )
@@ -67,6 +68,11 @@ class Human(Driver):
         assert self.snapshot is not None
         return self.snapshot.parse(WQState)
 
+    async def settled(self) -> GameSnapshot:
+        """The game once the AI seats have played: the human decides, or it is over."""
+        return await self.settle(lambda snapshot: any(
+            d.player == self.id for d in RULESET.pending(snapshot.parse(WQState))[:1]))
+
     async def step(self) -> None:
         """Take the human's pending decision once."""
         before = self.state
@@ -74,7 +80,7 @@ class Human(Driver):
         assert decisions and decisions[0].player == self.id, f"the bot left {decisions} undecided at {before.seq}"
         action = self.policy.choose(before, self.id, self.rng)
         record = await self.perform(before, action)
-        after = self.refresh().parse(WQState)
+        after = (await self.settled()).parse(WQState)
         assert after.seq > before.seq, f"{action!r} was answered but changed nothing"
         await self.collect(record, after)
 
@@ -161,7 +167,7 @@ class Human(Driver):
                     "ring": f"wq:mage:{s.seq}"}.get(decisions[0].kind) if decisions else None
 
         def messages() -> list[SentMessage]:
-            return list(self.fake.responses(record.id))
+            return self.posted_after(record)
 
         if expected is not None:
             await self.fake.wait_until(lambda: any(expected in m.custom_ids() for m in messages()), STEP_TIMEOUT_S,
@@ -201,7 +207,7 @@ async def test_one_human_and_two_ais_play_wizards_quest_to_a_winner(tmp_path: Pa
             await human.slash("game", "add-ai")
             _, begun = await human.slash("game", "start")
             assert "begins" in begun.content
-            assert human.refresh().status == "running"
+            assert (await human.settled()).status == "running"
             assert sorted(p.ai for p in human.state.players) == [False, True, True]
 
             stale_checked = False
@@ -214,6 +220,7 @@ async def test_one_human_and_two_ais_play_wizards_quest_to_a_winner(tmp_path: Pa
                     stale_checked = True
                     continue
                 await human.step()
+                await human.settled()
 
             final = human.snapshot
             assert final is not None and final.status == "finished"

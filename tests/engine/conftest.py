@@ -54,15 +54,19 @@ class Table:
     alarms: list[Alarm] = field(default_factory=list)
 
     async def tick(self, seconds: float) -> list[Alarm]:
-        """Move time on and return the alarms that went off meanwhile."""
+        """Move time on and return the alarms that went off meanwhile (and what the AI seats did after them)."""
         seen = len(self.alarms)
         self.keeper.idle.clear()
         self.clock.advance(seconds)
         self.keeper.poke()
         await asyncio.wait_for(self.keeper.idle.wait(), 10)
+        await self.service.settle()
+        await asyncio.wait_for(self.keeper.idle.wait(), 10)
         return self.alarms[seen:]
 
     async def state(self) -> RiskState:
+        """The channel's state once its AI seats have played."""
+        await self.service.idle(CHANNEL)
         _, state = await self.service.current(CHANNEL)
         assert isinstance(state, RiskState)
         return state
@@ -94,6 +98,7 @@ async def table(tmp_path: Path) -> AsyncIterator[Table]:
     await asyncio.wait_for(t.keeper.idle.wait(), 10)
     yield t
     task.cancel()
+    await t.service.settle()
     await store.close()
 
 

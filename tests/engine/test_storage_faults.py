@@ -19,7 +19,9 @@ from tests.engine.test_service import ALICE, BOB, CHANNEL, OTHER, code_of, seat,
 @pytest.fixture
 async def service(tmp_path: Path) -> AsyncIterator[GameService]:
     store = await SqliteStore.open(tmp_path / "bot.sqlite3")
-    yield GameService(store, seed_source=lambda: 42)
+    service = GameService(store, seed_source=lambda: 42)
+    yield service
+    await service.settle()
     await store.close()
 
 

@@ -443,8 +443,8 @@ async def test_the_replay_gif_holds_one_frame_per_turn(table: Table) -> None:
         state = await table.state()
         while state.turn < turn:
             for action in ruleset.timeout_actions(state, ALICE):  # type: ignore[attr-defined]
-                state = (await table.service.act(CHANNEL, ALICE, action.model_dump(exclude={"player"}))).state
-                assert isinstance(state, RiskState)
+                await table.service.act(CHANNEL, ALICE, action.model_dump(exclude={"player"}))
+            state = await table.state()
         return state
 
     state = await play_to(4)
@@ -476,10 +476,12 @@ async def test_clocks_work_for_every_game_wizards_quest_too(table: Table) -> Non
     """The table is generic: a Wizard's Quest seat's deadline passes and its stand-in plays that decision."""
     await table.service.new_game(CHANNEL, GUILD, seat(ALICE), "wizards-quest", {})
     await table.service.add_ai(CHANNEL, ALICE)
-    started = await table.service.start(CHANNEL, ALICE)
+    await table.service.start(CHANNEL, ALICE)
+    await table.service.idle(CHANNEL)
     ruleset = get("wizards_quest")
-    assert started.state is not None and ruleset.pending(started.state)[0].player == ALICE
-    before = started.state.seq
+    _, started = await table.service.current(CHANNEL)
+    assert started is not None and ruleset.pending(started)[0].player == ALICE
+    before = started.seq
     assert await table.deadlines() == {ALICE: table.clock.now + DAY}
     [*_, timeout] = await table.tick(DAY)
     assert (timeout.kind, timeout.player) == ("timeout", ALICE)

@@ -1,0 +1,174 @@
+"""Delivery of the outbox: every post reaches its channel, in order, each message once, whatever fails meanwhile.
+
+Each channel's posts go out one after another in a task of their own; a post that fails waits (1 s, doubling to
+5 minutes) without holding up other channels, and one that can never go (the channel is gone, the bot may not
+post there) is parked for the host to see. Every message carries a nonce that Discord enforces, and a message
+that a crash may have posted unrecorded is looked for in the channel before it is sent again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import aiohttp
+import discord
+from discord.ext import commands
+
+from cogs.common import mentions, service_of_bot
+from engine.core.models import Event, GameState
+from engine.games import get
+from engine.service import GameService, Post
+from engine.service.news import chunks
+from engine.store import PostRow
+
+log = logging.getLogger("gamemaster.delivery")
+
+Controls = Callable[[GameState, Sequence[Event]], discord.ui.View | None]
+"""A game's buttons for the decision pending in a position (the position's recent events at hand)."""
+SEND_TIMEOUT = 30.0
+"""A message Discord has not answered within this long is tried again (its nonce keeps it single)."""
+MAX_BACKOFF = 300.0
+SWEEP = 30.0
+"""Look for posts due again at least this often."""
+LOOKBACK = 20
+"""How many of a channel's messages after the last recorded one are searched for one a crash left unrecorded."""
+FAILURES = (discord.HTTPException, aiohttp.ClientError, asyncio.TimeoutError, OSError)
+
+
+def backoff(attempts: int) -> float:
+    return min(MAX_BACKOFF, 2.0 ** max(0, attempts - 1))
+
+
+def never(err: discord.HTTPException) -> bool:
+    """A refusal that trying again would not change: no access, no channel, a message Discord won't take."""
+    return isinstance(err, discord.Forbidden | discord.NotFound) or (400 <= err.status < 500 and err.status != 429)
+
+
+class Delivery(commands.Cog):
+    """Posts the outbox: a task per channel with posts waiting, and a sweeper that resumes after a restart."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self.service: GameService = service_of_bot(bot)
+        self.controls: dict[str, Controls] = getattr(bot, "controls", {})
+        self._channels: dict[int, asyncio.Task[None]] = {}
+        self._wake = asyncio.Event()
+        self._sweeper: asyncio.Task[None] | None = None
+        self.service.on_posts(self.deliver)
+
+    async def cog_load(self) -> None:
+        self._sweeper = asyncio.create_task(self._sweep(), name="delivery-sweeper")
+
+    async def cog_unload(self) -> None:
+        """Stop posting (a post cut off mid-way is tried again, and looked for first, after a restart)."""
+        tasks = [task for task in [self._sweeper, *self._channels.values()] if task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def deliver(self, channel_id: int) -> None:
+        """Post what waits for `channel_id`, now (a task of its own; it returns at once)."""
+        task = self._channels.get(channel_id)
+        if task is None or task.done():
+            self._channels[channel_id] = asyncio.create_task(self._drain(channel_id), name=f"posts-{channel_id}")
+
+    async def _sweep(self) -> None:
+        """Start every channel whose post is due: at start (after a restart) and whenever a retry falls due."""
+        while True:
+            try:
+                for channel_id in await self.service.post_channels():
+                    self.deliver(channel_id)
+                retry = await self.service.next_retry()
+                wait = SWEEP if retry is None else min(SWEEP, max(0.5, retry - time.time()))
+            except Exception:  # the store is down: nothing is lost, try again shortly
+                log.exception("the outbox could not be read")
+                wait = SWEEP
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), wait)
+
+    async def _drain(self, channel_id: int) -> None:
+        """The channel's posts, oldest first, until none is left or one must wait."""
+        try:
+            while (row := await self.service.next_post(channel_id)) is not None:
+                if row.next_try > time.time() or not await self._post(row):
+                    self._wake.set()  # the sweeper comes back for it when it is due
+                    return
+        except Exception:  # a store error: the sweeper tries the channel again
+            log.exception("posts to channel %s stopped", channel_id)
+
+    async def _post(self, row: PostRow) -> bool:
+        """Send what Discord doesn't have yet of one post; False when it must wait (or was parked)."""
+        post = Post.of(row.payload)
+        channel = self.bot.get_partial_messageable(row.channel_id)
+        sent = list(row.sent)
+        try:
+            texts, png = await self._board(row, post)
+            await self.service.post_tried(row, sent)  # from here on, a crash may leave a message unrecorded
+            for index, text in enumerate(texts):
+                if index < len(sent):
+                    continue
+                if row.attempts and index == len(row.sent):
+                    found = await self._already_there(channel, row, text)
+                    if found is not None:
+                        sent.append(found)
+                        continue
+                last = index == len(texts) - 1
+                files = [discord.File(io.BytesIO(png), filename="board.png")] if last and png else []
+                message = await asyncio.wait_for(channel.send(
+                    text, files=files, view=self._view(post) if last else discord.utils.MISSING,
+                    allowed_mentions=mentions(set(post.pings)), nonce=f"{row.id}.{index}"), SEND_TIMEOUT)
+                sent.append(message.id)
+                await self.service.post_tried(row, sent)
+            await self.service.post_delivered(row, sent)
+            return True
+        except discord.HTTPException as err:
+            if never(err):
+                await self.service.post_parked(row, f"{err.status} {err.text or type(err).__name__}")
+                return False
+            log.warning("post %s to channel %s failed (%s); it waits", row.id, row.channel_id, err)
+        except FAILURES as err:
+            log.warning("post %s to channel %s failed (%r); it waits", row.id, row.channel_id, err)
+        await self.service.post_tried(row, sent, retry_in=backoff(row.attempts + 1))
+        return False
+
+    async def _already_there(self, channel: discord.PartialMessageable, row: PostRow, text: str) -> int | None:
+        """The id of a message of ours with `text` after the last one recorded: sent before a crash hid it."""
+        me = self.bot.user
+        anchor = row.sent[-1] if row.sent else await self.service.last_delivered(row.channel_id)
+        after = discord.Object(id=anchor) if anchor is not None else None
+        with contextlib.suppress(*FAILURES):
+            async for message in channel.history(limit=LOOKBACK, after=after):
+                if me is not None and message.author.id == me.id and message.content == text:
+                    return message.id
+        return None
+
+    async def _board(self, row: PostRow, post: Post) -> tuple[list[str], bytes | None]:
+        """The post's messages and the picture of its board; a game without a picture gets its text board as
+        further messages."""
+        if not post.picture or post.state is None:
+            return post.messages, None
+        png = await self.service.picture(post.game, row.id, post.state, post.events, post.away)
+        if png:
+            return post.messages, png
+        ruleset = get(post.game)
+        board = ruleset.text_board(ruleset.state_model.model_validate(post.state))
+        return [*post.messages, *chunks(board.splitlines())], None
+
+    def _view(self, post: Post) -> Any:
+        controls = self.controls.get(post.game)
+        if not post.controls or post.state is None or controls is None:
+            return discord.utils.MISSING
+        ruleset = get(post.game)
+        view = controls(ruleset.state_model.model_validate(post.state), [ruleset.parse_event(e) for e in post.events])
+        return view if view is not None else discord.utils.MISSING
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Delivery(bot))

@@ -1,0 +1,107 @@
+"""The outbox: every announcement is queued with what it tells, then delivered to its channel in order, once.
+
+A game's row says up to which action its story is told (`announced`): a post tells the moves since, so a crash
+between an action and its post loses nothing (the next post, or `resume_all`, tells it) and tells nothing twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Sequence
+
+from engine.core.ruleset import Ruleset
+from engine.service.board import Boards
+from engine.service.models import Outcome, Post
+from engine.service.news import BOARD_EVENTS, Table, Told, compose
+from engine.store import GameRow, PostRow, TimerRow
+from engine.table import Lobby
+
+log = logging.getLogger("gamemaster.service")
+
+
+class Posts(Boards):
+    """What games tell their channels, and the queue it waits in until it is delivered."""
+
+    def on_posts(self, callback: Callable[[int], None]) -> None:
+        """Call `callback(channel_id)` when a post is queued for that channel (the delivery wakes up)."""
+        self._on_posts = callback
+
+    async def _untold(self, game: GameRow, ruleset: Ruleset) -> list[Told]:
+        """The moves after the last one a post told."""
+        return [Told(row.actor, row.by_ai, [ruleset.parse_event(e) for e in row.events])
+                for row in await self.store.actions(game.id, after=game.announced)]
+
+    async def _announce(self, outcome: Outcome, lobby: Lobby, *, lead: str | None = None, actor: int | None = None,
+                        tail: Sequence[str] = (), also_ping: Iterable[int] = (), picture: bool = False,
+                        opening: Sequence[Told] = ()) -> None:
+        """Queue the post that tells the moves since the last post (after `lead` and the `opening` of a game
+        that is not logged, before `tail`) and who decides next; `actor` just acted and is not pinged,
+        `also_ping` is whom the lead addresses. Nothing to tell: no post."""
+        game, state, ruleset = outcome.game, outcome.state, outcome.ruleset
+        moves = [*opening, *(await self._untold(game, ruleset) if state is not None else [])]
+        if not moves and lead is None and not tail:
+            return
+        table = Table(humans=frozenset(lobby.humans()), stand_ins=frozenset(lobby.stand_ins()))
+        deadlines = await self.deadlines(game)
+        messages, pings = compose(ruleset, state, moves, table, lead=lead, waiting=game.waiting, actor=actor,
+                                  deadlines=deadlines, tail=tail)
+        picture = state is not None and (picture or any(e.type in BOARD_EVENTS for m in moves for e in m.events))
+        deciding = state is not None and ruleset.winners(state) is None and any(
+            d.player not in table.stand_ins for d in ruleset.pending(state))
+        if picture and state is not None:
+            events = await self._turn_events(game, state.seq)
+        else:  # the buttons read them (the last attack's front)
+            events = [e.model_dump(mode="json") for m in moves for e in m.events if e.private_to is None] if deciding \
+                else []
+        post = Post(game=ruleset.name, messages=messages, pings=sorted(pings | set(also_ping)),
+                    state=state.model_dump(mode="json") if state is not None and (picture or deciding) else None,
+                    events=events, away=sorted(s.id for s in lobby.seats if lobby.absent(s.id)), picture=picture,
+                    controls=deciding)
+        waiting = [d.player for d in ruleset.pending(state)] if state is not None else list(game.waiting)
+        outcome.game = await self.store.add_post(game, post.payload(), state.seq if state is not None else None,
+                                                 waiting)
+        outcome.posts.append(post)
+        if self._on_posts is not None:
+            self._on_posts(game.channel_id)
+
+    async def _remind(self, outcome: Outcome, text: str, timer: TimerRow) -> None:
+        """Post a reminder to the seat `timer` belongs to, and drop the timer with it (once, whatever happens)."""
+        post = Post(game=outcome.ruleset.name, messages=[text], pings=[timer.player])
+        outcome.game = await self.store.add_post(outcome.game, post.payload(), done_timer=timer.id)
+        outcome.posts.append(post)
+        if self._on_posts is not None:
+            self._on_posts(outcome.game.channel_id)
+
+    # -- delivery (the Discord side calls these)
+
+    async def post_channels(self) -> list[int]:
+        """The channels with a post to deliver now."""
+        return await self.store.post_channels(self.clock())
+
+    async def next_post(self, channel_id: int) -> PostRow | None:
+        """The channel's oldest post not yet delivered (each channel's posts go out in order)."""
+        return await self.store.next_post(channel_id)
+
+    async def next_retry(self) -> float | None:
+        return await self.store.next_retry()
+
+    async def post_tried(self, post: PostRow, sent: Sequence[int], retry_in: float | None = None) -> None:
+        """An attempt at `post`: the ids of its messages Discord accepted so far, and when to try the rest."""
+        await self.store.post_tried(post.id, sent, None if retry_in is None else self.clock() + retry_in)
+
+    async def post_delivered(self, post: PostRow, sent: Sequence[int]) -> None:
+        await self.store.post_delivered(post.id, sent)
+
+    async def post_parked(self, post: PostRow, reason: str) -> None:
+        """A post that can never be delivered as things are (the channel is gone, or the bot may not post there);
+        the host sees why in `/game status`, and the next command in the channel tries it again."""
+        log.warning("post %s to channel %s parked: %s", post.id, post.channel_id, reason)
+        await self.store.post_parked(post.id, reason)
+
+    async def last_delivered(self, channel_id: int) -> int | None:
+        """The id of the last message delivered to the channel (where a post a crash cut off is looked for)."""
+        return await self.store.last_delivered(channel_id)
+
+    async def parked(self, channel_id: int) -> list[str]:
+        """Why the channel's parked posts could not be delivered."""
+        return [reason for _, reason in await self.store.parked_posts(channel_id)]
