@@ -17,10 +17,12 @@ Phase 2 (timed) sends slash commands at `--rate` commands per second (an open-lo
 delays the next arrival) to idle games picked at random; a game has at most one command in flight, like a human.
 Each command is the baseline AI policy's choice for the human seat, read from `bot.service.current()` and
 translated to `/risk place|attack|move|endattack|fortify|endturn|defend`; a trade the rules force is made with
-`/risk trade` plus its card select (two interactions); an optional trade is skipped. The AI seats answer inside
-the same command (before the reply), so their turns are part of the latency.
+`/risk trade` plus its card select (two interactions); an optional trade is skipped. The command answers (its
+callback) as soon as the human's action is saved; the AI seats answer afterwards in the channel's background task,
+and every post goes out from the outbox.
 Latency is measured from just before discord.py parses the INTERACTION_CREATE payload to the moment the bot
-sends the interaction callback (the reply), and to the end of every task the interaction started.
+sends the interaction callback (the acknowledgement), and to the end of every task the interaction started (the
+AI seats' turns and the delivery of the posts included).
 HTTP is answered in-process by the harness's FakeAPI, so network time to Discord is not included.
 
 Phase 3 calls `GameService.act` directly (no Discord) from one coroutine per game, as fast as it goes, and
@@ -391,6 +393,7 @@ class Bench:
 
     async def command(self, game: Game, due: float) -> list[Sample]:
         """Read the game, pick the human's action and send it as one slash command (a trade: two interactions)."""
+        await self.service.idle(game.channel_id)  # the AI seats' turns come first, as a player waits for them
         _row, state = await self.service.current(game.channel_id)
         if not isinstance(state, RiskState) or not humans_turn(state, game.human):
             game.finished = True
@@ -480,6 +483,7 @@ async def policy_move(service: GameService, game: Game, seed: int, tag: str) -> 
     Return None when the game is over for the human (nothing to decide): the game is marked finished.
     Raises RuleError if the rules refuse the move.
     """
+    await service.idle(game.channel_id)  # the AI seats answer the last move in the background
     _row, state = await service.current(game.channel_id)
     if not isinstance(state, RiskState) or not humans_turn(state, game.human):
         game.finished = True
@@ -605,7 +609,7 @@ def report_load(bench: Bench, elapsed: float, written: int, in_window: int, loop
     for kind, group in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
         ai = sum(s.ai_actions for s in group) / len(group)
         print(f"    {kind:13} {summary_ms([s.ack_latency or 0 for s in group])}  AI actions/cmd {ai:.1f}")
-    print("  by AI actions run inside the command (callback latency):")
+    print("  by AI actions answering the command (callback latency):")
     buckets: defaultdict[str, list[float]] = defaultdict(list)
     for s in ok:
         label = "0" if s.ai_actions == 0 else "1-9" if s.ai_actions < 10 else "10-29" if s.ai_actions < 30 else "30+"

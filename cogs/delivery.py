@@ -23,9 +23,8 @@ from discord.ext import commands
 from cogs.common import mentions, service_of_bot
 from engine.core.models import Event, GameState
 from engine.games import get
-from engine.service import GameService, Post
+from engine.service import GameService, Post, Queued
 from engine.service.news import chunks
-from engine.store import PostRow
 
 log = logging.getLogger("gamemaster.delivery")
 
@@ -103,9 +102,9 @@ class Delivery(commands.Cog):
         except Exception:  # a store error: the sweeper tries the channel again
             log.exception("posts to channel %s stopped", channel_id)
 
-    async def _post(self, row: PostRow) -> bool:
+    async def _post(self, row: Queued) -> bool:
         """Send what Discord doesn't have yet of one post; False when it must wait (or was parked)."""
-        post = Post.of(row.payload)
+        post = row.post
         channel = self.bot.get_partial_messageable(row.channel_id)
         sent = list(row.sent)
         try:
@@ -138,7 +137,7 @@ class Delivery(commands.Cog):
         await self.service.post_tried(row, sent, retry_in=backoff(row.attempts + 1))
         return False
 
-    async def _already_there(self, channel: discord.PartialMessageable, row: PostRow, text: str) -> int | None:
+    async def _already_there(self, channel: discord.PartialMessageable, row: Queued, text: str) -> int | None:
         """The id of a message of ours with `text` after the last one recorded: sent before a crash hid it."""
         me = self.bot.user
         anchor = row.sent[-1] if row.sent else await self.service.last_delivered(row.channel_id)
@@ -149,7 +148,7 @@ class Delivery(commands.Cog):
                     return message.id
         return None
 
-    async def _board(self, row: PostRow, post: Post) -> tuple[list[str], bytes | None]:
+    async def _board(self, row: Queued, post: Post) -> tuple[list[str], bytes | None]:
         """The post's messages and the picture of its board; a game without a picture gets its text board as
         further messages."""
         if not post.picture or post.state is None:

@@ -28,7 +28,6 @@ from engine.core.errors import RuleError
 from engine.core.i18n import inert, mention, msg, timestamp, translate
 from engine.core.record import PublicRecord
 from engine.games import get
-from engine.service import lobby_of
 from engine.service.lobby import options_summary
 from engine.service.news import ping
 from engine.table import MAX_DEADLINE_HOURS, MAX_VACATION_DAYS, MIN_DEADLINE_HOURS, Lobby, winners_of
@@ -142,7 +141,7 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
     async def status(self, interaction: discord.Interaction) -> None:
         game, state = await service_of(interaction).current(interaction.channel_id or 0)
         locale = locale_of(interaction)
-        lobby = lobby_of(game)
+        lobby = game.lobby
         ruleset = get(game.ruleset)
         lines = [translate("status.header", locale, game=ruleset.title, status=game.status,
                            host=who(game.host_id, state)),
@@ -157,7 +156,7 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
                                        or "—"))
             else:
                 lines.extend(self.table_lines(lobby, locale))
-                due = await service_of(interaction).deadlines(game)
+                due = await service_of(interaction).deadlines(game.id)
                 humans = lobby.humans()
                 lines.extend(ping(ruleset, state, decision, humans, locale, due.get(decision.player), pinged=False)
                              for decision in ruleset.pending(state))

@@ -41,7 +41,7 @@ class Views(commands.Cog):
             raise RuleError("E_NOT_STARTED")
         if view == "map" and service.renderer is not None:
             await interaction.response.defer(ephemeral=not public, thinking=True)  # rendering takes a moment
-            png = await service.board(game, state)
+            png = await service.board(interaction.channel_id or 0)
             if png is not None:
                 await interaction.followup.send(file=discord.File(io.BytesIO(png), filename="board.png"),
                                                 ephemeral=not public)

@@ -64,9 +64,11 @@ class Boards(Games):
         start = turns.starts[-2] if len(turns.starts) >= 2 else 0
         return turns.events[start:]
 
-    async def board(self, game: GameRow, state: GameState) -> bytes | None:
-        """The board picture with the last turn highlighted, rendered off the event loop (None: no renderer)."""
-        if self.renderer is None:
+    async def board(self, channel_id: int) -> bytes | None:
+        """The channel's board picture with the last turn highlighted, rendered off the event loop (None: no
+        renderer, or no game under way)."""
+        game, state = await self._current(channel_id)
+        if self.renderer is None or state is None:
             return None
         events = await self.recent_turn_events(game, state)
         lobby = lobby_of(game)

@@ -92,9 +92,9 @@ class Clocks(Games):
         self._forget_clocks(outcome.game.id)
         await self._arm(outcome, lobby)
 
-    async def deadlines(self, game: GameRow) -> dict[int, float]:
+    async def deadlines(self, game_id: int) -> dict[int, float]:
         """Each seat's running deadline."""
-        return {p: due for p, due in (await self._seat_clocks(game.id)).items() if due is not None}
+        return {p: due for p, due in (await self._seat_clocks(game_id)).items() if due is not None}
 
     async def drop_timer(self, timer: TimerRow) -> None:
         """Remove a timer that could not be handled."""

@@ -17,7 +17,7 @@ from engine.core.errors import RuleError
 from engine.core.models import Action, Event, GameState
 from engine.games import get
 from engine.replays import TURN_EVENT, Animator, Replays
-from engine.service.models import Outcome, Step
+from engine.service.models import Game, Outcome, Step
 
 if TYPE_CHECKING:
     from engine.service.board import Turns
@@ -135,8 +135,12 @@ class Games:
         while len(self._cache) > self.state_cache_size:
             del self._cache[next(iter(self._cache))]  # the least recently used
 
-    async def current(self, channel_id: int) -> tuple[GameRow, GameState | None]:
-        """The channel's live game, or its last one (finished games stay viewable)."""
+    async def current(self, channel_id: int) -> tuple[Game, GameState | None]:
+        """The channel's live game, or its last one (finished games stay viewable), and its position."""
+        game, state = await self._current(channel_id)
+        return Game.of(game, lobby_of(game)), state
+
+    async def _current(self, channel_id: int) -> tuple[GameRow, GameState | None]:
         game = await self.store.live_game(channel_id) or await self.store.latest_game(channel_id)
         if game is None:
             raise RuleError("E_NO_GAME")

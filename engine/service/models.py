@@ -8,6 +8,24 @@ from typing import Any
 from engine.core.models import Action, Decision, Event, GameState
 from engine.core.ruleset import Ruleset
 from engine.store import GameRow
+from engine.table import Lobby
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A channel's game as the Discord side sees it (the store's row stays inside the service)."""
+
+    id: int
+    ruleset: str
+    status: str
+    host_id: int
+    version: int
+    lobby: Lobby
+
+    @classmethod
+    def of(cls, row: GameRow, lobby: Lobby) -> Game:
+        return cls(id=row.id, ruleset=row.ruleset, status=row.status, host_id=row.host_id, version=row.version,
+                   lobby=lobby)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,3 +141,18 @@ class Post:
                    pings=list(payload.get("pings", [])), state=payload.get("state"),
                    events=list(payload.get("events", [])), away=list(payload.get("away", [])),
                    picture=bool(payload.get("picture")), controls=bool(payload.get("controls")))
+
+
+@dataclass(frozen=True, slots=True)
+class Queued:
+    """A post waiting in the outbox for its channel, with how far its delivery got."""
+
+    id: int
+    channel_id: int
+    post: Post
+    attempts: int
+    """Attempts so far: after one, a message may be in the channel unrecorded (a crash before it was noted)."""
+    sent: list[int]
+    """The ids of its messages Discord has accepted so far."""
+    next_try: float
+    """Not before this moment (epoch seconds)."""

@@ -25,6 +25,8 @@ log = logging.getLogger("gamemaster.service")
 
 CONFLICT_TRIES = 3
 """How often a player's command is tried when another process changed the game at the same moment."""
+AI_BATCH = 20
+"""AI actions played under one hold of a channel's lock: a player's command waits for at most this many."""
 MAX_AI_STEPS = 100_000
 """A safety valve: AI seats answering one command (an all-AI game plays out whole) stop after this many."""
 
@@ -172,23 +174,26 @@ class Play(Posts):
             log.exception("channel %s: the AI seats stopped", channel_id)
 
     async def _ai_step(self, channel_id: int) -> bool:
-        """One action of an AI seat or a stand-in; False once none is due (then what they did is posted)."""
+        """Up to AI_BATCH actions of AI seats and stand-ins under one hold of the channel's lock (a command waits
+        at most that long); False once none is due (then what they did is posted)."""
         async with self.lock(channel_id):
             game = await self.store.live_game(channel_id)
             if game is None or game.status != "running":
                 return False
             ruleset, lobby = get(game.ruleset), lobby_of(game)
             outcome = Outcome(game=game, ruleset=ruleset, state=self.state_of(game))
-            state = outcome.state
-            assert state is not None
             stand_ins = lobby.stand_ins()
-            turn = [d for d in ruleset.pending(state) if d.player in stand_ins]
-            if turn:
+            for _ in range(AI_BATCH):
+                state = outcome.state
+                assert state is not None
+                turn = [d for d in ruleset.pending(state) if d.player in stand_ins]
+                if not turn or ruleset.winners(state) is not None:
+                    break
                 action = self._stand_in(outcome, lobby, turn[0].player)
                 new_state, events = ruleset.apply(state, action)
                 await self._save(outcome, action, new_state, events, None, ai=True)
-                if ruleset.winners(new_state) is None:
-                    return True
+            else:
+                return True
             await self._keep_a_host(outcome, lobby)
             await self._arm(outcome, lobby)
             await self._announce(outcome, lobby)

@@ -6,14 +6,14 @@ between an action and its post loses nothing (the next post, or `resume_all`, te
 
 from __future__ import annotations
 
+import itertools
 import logging
 from collections.abc import Callable, Iterable, Sequence
 
-from engine.core.ruleset import Ruleset
 from engine.service.board import Boards
-from engine.service.models import Outcome, Post
+from engine.service.models import Outcome, Post, Queued
 from engine.service.news import BOARD_EVENTS, Table, Told, compose
-from engine.store import GameRow, PostRow, TimerRow
+from engine.store import TimerRow
 from engine.table import Lobby
 
 log = logging.getLogger("gamemaster.service")
@@ -26,8 +26,12 @@ class Posts(Boards):
         """Call `callback(channel_id)` when a post is queued for that channel (the delivery wakes up)."""
         self._on_posts = callback
 
-    async def _untold(self, game: GameRow, ruleset: Ruleset) -> list[Told]:
-        """The moves after the last one a post told."""
+    async def _untold(self, outcome: Outcome) -> list[Told]:
+        """The moves after the last one a post told: those the command made, when they are all, else from the log."""
+        game, ruleset, steps = outcome.game, outcome.ruleset, outcome.steps
+        if steps and steps[0].seq == game.announced + 1 and all(
+                later.seq == earlier.seq + 1 for earlier, later in itertools.pairwise(steps)):
+            return [Told(step.actor, step.ai, step.events) for step in steps]
         return [Told(row.actor, row.by_ai, [ruleset.parse_event(e) for e in row.events])
                 for row in await self.store.actions(game.id, after=game.announced)]
 
@@ -38,11 +42,11 @@ class Posts(Boards):
         that is not logged, before `tail`) and who decides next; `actor` just acted and is not pinged,
         `also_ping` is whom the lead addresses. Nothing to tell: no post."""
         game, state, ruleset = outcome.game, outcome.state, outcome.ruleset
-        moves = [*opening, *(await self._untold(game, ruleset) if state is not None else [])]
+        moves = [*opening, *(await self._untold(outcome) if state is not None else [])]
         if not moves and lead is None and not tail:
             return
         table = Table(humans=frozenset(lobby.humans()), stand_ins=frozenset(lobby.stand_ins()))
-        deadlines = await self.deadlines(game)
+        deadlines = await self.deadlines(game.id)
         messages, pings = compose(ruleset, state, moves, table, lead=lead, waiting=game.waiting, actor=actor,
                                   deadlines=deadlines, tail=tail)
         picture = state is not None and (picture or any(e.type in BOARD_EVENTS for m in moves for e in m.events))
@@ -78,21 +82,23 @@ class Posts(Boards):
         """The channels with a post to deliver now."""
         return await self.store.post_channels(self.clock())
 
-    async def next_post(self, channel_id: int) -> PostRow | None:
+    async def next_post(self, channel_id: int) -> Queued | None:
         """The channel's oldest post not yet delivered (each channel's posts go out in order)."""
-        return await self.store.next_post(channel_id)
+        row = await self.store.next_post(channel_id)
+        return None if row is None else Queued(id=row.id, channel_id=row.channel_id, post=Post.of(row.payload),
+                                              attempts=row.attempts, sent=list(row.sent), next_try=row.next_try)
 
     async def next_retry(self) -> float | None:
         return await self.store.next_retry()
 
-    async def post_tried(self, post: PostRow, sent: Sequence[int], retry_in: float | None = None) -> None:
+    async def post_tried(self, post: Queued, sent: Sequence[int], retry_in: float | None = None) -> None:
         """An attempt at `post`: the ids of its messages Discord accepted so far, and when to try the rest."""
         await self.store.post_tried(post.id, sent, None if retry_in is None else self.clock() + retry_in)
 
-    async def post_delivered(self, post: PostRow, sent: Sequence[int]) -> None:
+    async def post_delivered(self, post: Queued, sent: Sequence[int]) -> None:
         await self.store.post_delivered(post.id, sent)
 
-    async def post_parked(self, post: PostRow, reason: str) -> None:
+    async def post_parked(self, post: Queued, reason: str) -> None:
         """A post that can never be delivered as things are (the channel is gone, or the bot may not post there);
         the host sees why in `/game status`, and the next command in the channel tries it again."""
         log.warning("post %s to channel %s parked: %s", post.id, post.channel_id, reason)

@@ -24,7 +24,7 @@ class Records(Games):
         """The record for anyone who asks: the whole record once the game is over; while it runs, only what
         the public may see, since the seed and the logged actions would let anyone foresee every die and learn
         every secret."""
-        game, state = await self.current(channel_id)
+        game, state = await self._current(channel_id)
         if state is None:
             raise RuleError("E_NOT_STARTED")
         if game.status != "running":
@@ -39,7 +39,7 @@ class Records(Games):
     async def record(self, channel_id: int) -> GameRecord:
         """The whole game record (seed, options, seats, actions) that replays the game exactly: for a game that
         is over, and for the bot's own use (the demo, replays); `export` is what players get."""
-        game, state = await self.current(channel_id)
+        game, state = await self._current(channel_id)
         if state is None:
             raise RuleError("E_NOT_STARTED")
         return await self._full_record(game)
@@ -57,7 +57,7 @@ class Records(Games):
         """The game so far as an animated GIF of at most `max_bytes`, one frame per turn or as many as fit (None: no
         animator, or no turn played yet). The moves are replayed and drawn in a worker thread, one replay at a time
         per server (`on_wait()` is told when this one waits its turn); a picture of the same version is reused."""
-        game, state = await self.current(channel_id)
+        game, state = await self._current(channel_id)
         if state is None:
             raise RuleError("E_NOT_STARTED")
         return await self._replays.replay(game.guild_id, (game.id, game.version), lambda: self._full_record(game),
@@ -88,7 +88,7 @@ class Records(Games):
 
     async def history(self, channel_id: int, page: int, size: int) -> HistoryPage:
         """Page `page` (1 = the latest) of the action log, each entry with the turn it belongs to."""
-        game, state = await self.current(channel_id)
+        game, state = await self._current(channel_id)
         total = await self.store.count_actions(game.id)
         pages = max(1, -(-total // size))
         page = min(max(page, 1), pages)

@@ -47,7 +47,7 @@ class Tables(Games):
             now = self.clock()
             until = now + days * 86400
             status = lobby.status_of(user_id)
-            running = (await self.deadlines(outcome.game)).get(user_id)
+            running = (await self.deadlines(outcome.game.id)).get(user_id)
             if running is not None and status.clock_left is None:
                 status.clock_left = max(0.0, running - max(now, status.vacation_until or 0.0))
             status.vacation_until = until
@@ -82,7 +82,7 @@ class Tables(Games):
             if lobby.paused is not None:
                 raise RuleError("E_PAUSED")
             now = self.clock()
-            lobby.paused = {p: max(0.0, due - now) for p, due in (await self.deadlines(outcome.game)).items()}
+            lobby.paused = {p: max(0.0, due - now) for p, due in (await self.deadlines(outcome.game.id)).items()}
             await self._save_lobby(outcome, lobby)
             await self.store.delete_timers(outcome.game.id)
             self._forget_clocks(outcome.game.id)

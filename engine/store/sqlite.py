@@ -122,6 +122,11 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX outbox_waiting ON outbox(channel_id, id) WHERE delivered_at IS NULL AND parked IS NULL;
     """,
+    # 6: a post reads its channel's parked posts and last delivered message without scanning the whole outbox
+    """
+    CREATE INDEX outbox_parked ON outbox(channel_id, id) WHERE parked IS NOT NULL;
+    CREATE INDEX outbox_delivered ON outbox(channel_id, id) WHERE delivered_at IS NOT NULL;
+    """,
 )
 INTERACTIONS_KEPT = 7 * 86400.0
 """How long a command's interaction id is remembered: Discord re-delivers an interaction within minutes."""

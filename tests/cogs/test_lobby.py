@@ -141,7 +141,7 @@ async def test_a_command_delivered_five_times_is_applied_once(h: DispatchHarness
     for _ in range(4):
         await h.interact(payload, raise_errors=False)
     game, _ = await h.bot.service.current(channel_id(h))  # type: ignore[attr-defined]
-    assert len(game.lobby["seats"]) == 2
+    assert len(game.lobby.seats) == 2
 
 
 async def test_game_commands_are_for_servers_only(h: DispatchHarness) -> None:

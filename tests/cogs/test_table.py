@@ -26,7 +26,7 @@ TIMESTAMP = re.compile(r"<t:(\d+):R>")
 
 async def lobby_of(h: DispatchHarness) -> Lobby:
     game, _ = await h.bot.service.current(channel_id(h))  # type: ignore[attr-defined]
-    return Lobby.model_validate(game.lobby)
+    return game.lobby
 
 
 def pending_member(members: list[dict], player: int) -> dict:
@@ -381,6 +381,7 @@ async def test_a_live_wizards_quest_export_shows_no_decoy(h: DispatchHarness) ->
 async def test_ai_turns_are_summed_up_in_a_line_each(h: DispatchHarness) -> None:
     """Item 19 of #13: an AI turn is one short line; its dice stay in /history."""
     ada = h.add_member("Ada")
+    h.bot.service.seed_source = lambda: 11  # type: ignore[attr-defined]  # AI turns long enough to be summed up
     await h.slash("game", "new", options={"game": "risk", "setup": "random_deal", "placement": "bulk_sequential"},
                   user=ada)
     for _ in range(3):
@@ -393,6 +394,7 @@ async def test_ai_turns_are_summed_up_in_a_line_each(h: DispatchHarness) -> None
     while len(played) < 2 and ruleset.winners(state) is None:  # Ada plays two turns as the AI would
         action = ruleset.policy("baseline").choose(state, uid(ada), random.Random(state.seq))
         if action.type in ("attack", "end_attack", "fortify", "end_turn"):  # she never attacks
+            await delivered(h)  # the posts of her moves so far are out: the end of turn's own post follows
             played.append(await h.slash("risk", "endturn", user=ada))
         else:
             await service.act(channel_id(h), uid(ada), action.model_dump(exclude={"player"}))

@@ -119,6 +119,16 @@ def read_game(db: Path) -> GameSnapshot:
     return GameSnapshot(status=row[1], state_json=row[2], version=row[3], actions=count)
 
 
+def undelivered(db: Path) -> int:
+    """How many posts wait in the outbox (parked ones aside)."""
+    con = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True, timeout=5.0)
+    try:
+        (count,) = con.execute("SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL AND parked IS NULL").fetchone()
+    finally:
+        con.close()
+    return int(count)
+
+
 def integrity(db: Path) -> str:
     """PRAGMA integrity_check of the database file."""
     con = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True)
@@ -162,12 +172,15 @@ class Driver:
     async def settle(self, human_decides: Callable[[GameSnapshot], bool]) -> GameSnapshot:
         """The game once the AI seats have played what is theirs (in the background, after a command's answer):
         a human decides, or the game is over."""
-        def ready() -> GameSnapshot | None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + STEP_TIMEOUT_S
+        while True:  # polled: the last step (marking a post delivered) makes no request the fake could wake on
             snapshot = read_game(self.db)
-            return snapshot if snapshot.status != "running" or human_decides(snapshot) else None
-
-        self.snapshot = await self.fake.wait_until(ready, STEP_TIMEOUT_S, what="the AI seats to play theirs")
-        return self.snapshot
+            if (snapshot.status != "running" or human_decides(snapshot)) and not undelivered(self.db):
+                self.snapshot = snapshot
+                return snapshot
+            assert loop.time() < deadline, f"the AI seats or their posts never settled at seq {snapshot.actions}"
+            await asyncio.sleep(0.005)
 
     def posted_after(self, record: InteractionRecord) -> list[SentMessage]:
         """The bot's posts in the interaction's channel since the interaction: its result, and what followed."""

@@ -73,11 +73,11 @@ class Table:
 
     async def lobby(self) -> Lobby:
         game, _ = await self.service.current(CHANNEL)
-        return Lobby.model_validate(game.lobby)
+        return game.lobby
 
     async def deadlines(self) -> dict[int, float]:
         game, _ = await self.service.current(CHANNEL)
-        return await self.service.deadlines(game)
+        return await self.service.deadlines(game.id)
 
 
 async def open_table(path: Path, clock: FakeClock) -> tuple[Table, Store, asyncio.Task[None]]:

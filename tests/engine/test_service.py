@@ -258,9 +258,11 @@ async def test_ai_seats_cut_off_by_a_crash_move_after_a_restart(tmp_path: Path) 
     restarted = GameService(await SqliteStore.open(path))
     await restarted.resume_all()
     await restarted.settle()
-    game, after = await restarted.current(CHANNEL)
+    _, after = await restarted.current(CHANNEL)
+    game = await restarted.store.live_game(CHANNEL)
     assert isinstance(after, RiskState) and {d.player for d in get("risk").pending(after)} == {ALICE}
-    assert after.seq > cut.state.seq and game.announced == after.seq, "the AI seats moved, and it was told"
+    assert game is not None and after.seq > cut.state.seq and game.announced == after.seq, \
+        "the AI seats moved, and it was told"
     assert await restarted.resume_all() == [], "nothing is left to resume"
     await restarted.store.close()
 
@@ -280,13 +282,13 @@ async def test_concurrent_slow_render_in_one_channel_does_not_delay_another(tmp_
     try:
         await three_humans(service, CHANNEL)
         await three_humans(service, OTHER)
-        slow, slow_state = await service.current(CHANNEL)
+        slow, _ = await service.current(CHANNEL)
         slow_game.append(slow.id)
-        hanging = asyncio.create_task(service.board(slow, slow_state))
+        hanging = asyncio.create_task(service.board(CHANNEL))
         await asyncio.sleep(0.05)
         other_state = await play_setup(service, OTHER)
-        game, state = await service.current(OTHER)
-        assert await asyncio.wait_for(service.board(game, state), 5) == b"png"
+        _, state = await service.current(OTHER)
+        assert await asyncio.wait_for(service.board(OTHER), 5) == b"png"
         assert state.seq == other_state.seq and not hanging.done()
         release.set()
         assert await asyncio.wait_for(hanging, 5) == b"png"

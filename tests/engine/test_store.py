@@ -123,3 +123,20 @@ async def test_migration_2_keeps_version_1_timers(tmp_path: Path) -> None:
     timer = await store.next_timer()
     assert timer is not None and (timer.kind, timer.due_at, timer.player) == ("deadline", 99.0, 0)
     await store.close()
+
+
+@pytest.mark.parametrize("query", [
+    "SELECT id FROM outbox WHERE channel_id = 1 AND delivered_at IS NULL AND parked IS NULL ORDER BY id LIMIT 1",
+    "UPDATE outbox SET parked = NULL, next_try = 0 WHERE channel_id = 1 AND parked IS NOT NULL",
+    "SELECT id, parked FROM outbox WHERE channel_id = 1 AND parked IS NOT NULL ORDER BY id",
+    "SELECT sent FROM outbox WHERE channel_id = 1 AND delivered_at IS NOT NULL ORDER BY id DESC LIMIT 1",
+    "SELECT turns FROM actions WHERE game_id = 1 ORDER BY seq DESC LIMIT 1",
+    "SELECT seq FROM actions WHERE game_id = 1 AND seq > 5 ORDER BY seq LIMIT 10",
+])
+def test_the_outbox_and_log_queries_of_every_post_use_an_index(query: str) -> None:
+    """Issue #14: every post reads and updates its channel's outbox; a scan would grow with the bot's history."""
+    con = sqlite3.connect(":memory:")
+    for migration in MIGRATIONS:
+        con.executescript(migration)
+    plan = " ".join(row[-1] for row in con.execute("EXPLAIN QUERY PLAN " + query))
+    assert "SCAN" not in plan and ("INDEX" in plan or "PRIMARY KEY" in plan), plan

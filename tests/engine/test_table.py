@@ -18,9 +18,8 @@ from engine.core.record import replay
 from engine.core.seats import reseat
 from engine.games import get
 from engine.games.risk import RiskState
-from engine.service import GameService, lobby_of
+from engine.service import GameService
 from engine.store import SqliteStore
-from engine.table import Lobby
 from tests.engine.conftest import DAY, GUILD, HOUR, FakeClock, Table, open_table, pending_player
 from tests.engine.test_service import ALICE, BOB, CAROL, CHANNEL, DAVE, code_of, seat, three_humans
 
@@ -102,8 +101,7 @@ async def test_timeouts_then_absent_then_back(table: Table) -> None:
     assert set(await table.deadlines()) == {pending_player(state)}
     seen: list[frozenset[int]] = []
     table.service.renderer = lambda _key, _state, _events, away: seen.append(away) or b"png"
-    game, state = await table.service.current(CHANNEL)
-    await table.service.board(game, state)
+    await table.service.board(CHANNEL)
     assert seen == [frozenset({first})]  # the board marks the seat an AI plays
     await table.service.back(CHANNEL, first)
     assert not (await table.lobby()).absent(first)
@@ -233,7 +231,7 @@ async def test_a_decision_after_the_vacation_gets_a_whole_clock(table: Table) ->
     after = await deploy(table)  # the held decision is answered: the next one of theirs gets a full clock
     assert first not in await table.deadlines()
     game, _ = await table.service.current(CHANNEL)
-    assert lobby_of(game).status_of(first).clock_left is None and pending_player(after) != first
+    assert game.lobby.status_of(first).clock_left is None and pending_player(after) != first
 
 
 async def test_pause_stops_the_clocks_and_resume_restarts_them(table: Table) -> None:
@@ -372,7 +370,7 @@ async def test_a_draw_needs_every_remaining_human(table: Table) -> None:
     assert final.outcome is not None
     game, _ = await table.service.current(CHANNEL)
     assert game.status == "finished"
-    assert Lobby.model_validate(game.lobby).result is not None
+    assert game.lobby.result is not None
     assert await table.deadlines() == {}
     assert await code_of(table.service.act(CHANNEL, ALICE, {"type": "end_turn"})) == "E_GAME_OVER"
 

@@ -114,7 +114,8 @@ async def staged(t: Table, eliminate: bool = False, **update: Any) -> tuple[Risk
                              for p in started.players]
         fields["interrupt"] = Interrupt(kind="elim_place", eliminated=b)
     s = RiskState.model_validate(started.model_copy(update=fields | update).model_dump())
-    game, _ = await t.service.current(CHANNEL)
+    game = await t.service.store.live_game(CHANNEL)
+    assert game is not None
     await t.service.store.update_game(game, state=s.model_dump_json())
     return s, me
 
