@@ -200,6 +200,15 @@ async def done(interaction: discord.Interaction) -> None:
             await interaction.edit_original_response(content=translate("done", locale_of(interaction)), view=None)
 
 
+async def act(interaction: discord.Interaction, game: str, data: dict[str, object]) -> None:
+    """Apply one action of `game` for the user: acknowledged at once, its result the game's post in the channel
+    (with the buttons of whatever is pending next)."""
+    await acknowledge(interaction)
+    await service_of(interaction).act(interaction.channel_id or 0, interaction.user.id, dict(data),
+                                      str(interaction.id), game_name=game)
+    await done(interaction)
+
+
 async def on_app_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
     """Any failure becomes a private message; an unexpected one is logged, never shown as a traceback."""
     original = getattr(error, "original", error)

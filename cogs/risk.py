@@ -12,14 +12,12 @@ from discord.ext import commands
 
 from cogs.common import (
     MAX_CHOICES,
-    acknowledge,
+    act,
     check_options,
-    done,
     game_state,
     locale_of,
     refuse,
     reply,
-    service_of,
     stale,
 )
 from cogs.guard import Guarded
@@ -42,12 +40,7 @@ async def risk_state(interaction: discord.Interaction) -> RiskState:
 
 
 async def play(interaction: discord.Interaction, data: dict[str, Any]) -> None:
-    """Apply one action for the user; its result is the game's post in the channel, with the buttons the next
-    step needs (see `controls`)."""
-    await acknowledge(interaction)
-    await service_of(interaction).act(interaction.channel_id or 0, interaction.user.id, data, str(interaction.id),
-                                      game_name="risk")
-    await done(interaction)
+    await act(interaction, "risk", data)
 
 
 def controls(state: GameState, events: Sequence[Event]) -> discord.ui.View | None:

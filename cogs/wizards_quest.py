@@ -12,15 +12,13 @@ from discord.ext import commands
 
 from cogs.common import (
     MAX_CHOICES,
-    acknowledge,
+    act,
     check_options,
     choices,
-    done,
     game_state,
     locale_of,
     refuse,
     reply,
-    service_of,
     stale,
 )
 from cogs.guard import Guarded
@@ -43,12 +41,7 @@ async def wq_state(interaction: discord.Interaction) -> WQState:
 
 
 async def play(interaction: discord.Interaction, data: dict[str, Any]) -> None:
-    """Apply one action for the user; its result is the game's post in the channel, with the buttons of whatever
-    is pending next (see `controls`)."""
-    await acknowledge(interaction)
-    await service_of(interaction).act(interaction.channel_id or 0, interaction.user.id, data, str(interaction.id),
-                                      game_name="wizards_quest")
-    await done(interaction)
+    await act(interaction, "wizards_quest", data)
 
 
 def controls(state: GameState, _events: Sequence[Event]) -> discord.ui.View | None:
