@@ -314,6 +314,12 @@ class SqliteStore:
     async def running_games(self) -> list[GameRow]:
         return [_game(r) for r in await self._all(f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running'")]
 
+    async def untold_ends(self) -> list[GameRow]:
+        """Finished games whose last moves no post has told (a crash came between the end and its post)."""
+        return [_game(r) for r in await self._all(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'finished' AND announced < "
+            "(SELECT COALESCE(MAX(seq), 0) FROM actions WHERE actions.game_id = games.id)")]
+
     async def lobbies_without_expiry(self) -> list[GameRow]:
         """Open lobbies with no expiry timer (opened before lobbies expired)."""
         return [_game(r) for r in await self._all(
