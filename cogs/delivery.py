@@ -125,7 +125,7 @@ class Delivery(commands.Cog):
                     text, files=files, view=self._view(post) if last else discord.utils.MISSING,
                     allowed_mentions=mentions(set(post.pings)), nonce=f"{row.id}.{index}"), SEND_TIMEOUT)
                 sent.append(message.id)
-                await self.service.post_tried(row, sent)
+                await self.service.post_sent(row, sent)
             await self.service.post_delivered(row, sent)
             return True
         except discord.HTTPException as err:
@@ -135,7 +135,7 @@ class Delivery(commands.Cog):
             log.warning("post %s to channel %s failed (%s); it waits", row.id, row.channel_id, err)
         except FAILURES as err:
             log.warning("post %s to channel %s failed (%r); it waits", row.id, row.channel_id, err)
-        await self.service.post_tried(row, sent, retry_in=backoff(row.attempts + 1))
+        await self.service.post_sent(row, sent, retry_in=backoff(row.attempts + 1))
         return False
 
     async def _already_there(self, channel: discord.PartialMessageable, row: PostRow, text: str) -> int | None:

@@ -542,11 +542,17 @@ class SqliteStore:
         row = await self._one("SELECT MIN(next_try) FROM outbox WHERE delivered_at IS NULL AND parked IS NULL")
         return float(row[0]) if row and row[0] is not None else None
 
-    async def post_tried(self, post_id: int, sent: Sequence[int], retry_at: float | None = None) -> None:
-        """Count an attempt at a post and keep the ids of its messages Discord has accepted; `retry_at` when
-        the rest must wait."""
+    async def post_tried(self, post_id: int, sent: Sequence[int]) -> None:
+        """Count an attempt at a post, as it begins, and keep the ids of its messages Discord has accepted."""
         async with self.transaction() as db:
-            await db.execute("UPDATE outbox SET attempts = attempts + 1, sent = ?, next_try = ? WHERE id = ?",
+            await db.execute("UPDATE outbox SET attempts = attempts + 1, sent = ?, next_try = 0 WHERE id = ?",
+                             (json.dumps(list(sent)), post_id))
+
+    async def post_sent(self, post_id: int, sent: Sequence[int], retry_at: float | None = None) -> None:
+        """Keep the ids of a post's messages Discord has accepted so far, within the attempt already counted;
+        `retry_at` when the rest must wait."""
+        async with self.transaction() as db:
+            await db.execute("UPDATE outbox SET sent = ?, next_try = ? WHERE id = ?",
                              (json.dumps(list(sent)), retry_at or 0.0, post_id))
 
     async def post_delivered(self, post_id: int, sent: Sequence[int]) -> None:
