@@ -20,7 +20,7 @@ import aiohttp
 import discord
 from discord.ext import commands
 
-from cogs.common import mentions, service_of_bot
+from cogs.common import mentions, service_of_bot, settings_of_bot
 from engine.core.models import Event, GameState
 from engine.games import get
 from engine.service import GameService, Post
@@ -31,8 +31,6 @@ log = logging.getLogger("gamemaster.delivery")
 
 Controls = Callable[[GameState, Sequence[Event]], discord.ui.View | None]
 """A game's buttons for the decision pending in a position (the position's recent events at hand)."""
-SEND_TIMEOUT = 30.0
-"""A message Discord has not answered within this long is tried again (its nonce keeps it single)."""
 MAX_BACKOFF = 300.0
 SWEEP = 30.0
 """Look for posts due again at least this often."""
@@ -57,6 +55,8 @@ class Delivery(commands.Cog):
         self.bot = bot
         self.service: GameService = service_of_bot(bot)
         self.controls: dict[str, Controls] = getattr(bot, "controls", {})
+        self.timeout: float = settings_of_bot(bot).post_timeout
+        """A message Discord has not answered within this long is tried again (its nonce keeps it single)."""
         self._channels: dict[int, asyncio.Task[None]] = {}
         self._wake = asyncio.Event()
         self._sweeper: asyncio.Task[None] | None = None
@@ -123,7 +123,7 @@ class Delivery(commands.Cog):
                 files = [discord.File(io.BytesIO(png), filename="board.png")] if last and png else []
                 message = await asyncio.wait_for(channel.send(
                     text, files=files, view=self._view(post) if last else discord.utils.MISSING,
-                    allowed_mentions=mentions(set(post.pings)), nonce=f"{row.id}.{index}"), SEND_TIMEOUT)
+                    allowed_mentions=mentions(set(post.pings)), nonce=f"{row.id}.{index}"), self.timeout)
                 sent.append(message.id)
                 await self.service.post_sent(row, sent)
             await self.service.post_delivered(row, sent)
