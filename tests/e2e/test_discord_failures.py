@@ -109,3 +109,19 @@ async def test_a_post_that_keeps_failing_counts_one_attempt_per_try(tmp_path: Pa
             await fake.wait_until(lambda: None not in attempts(db), 15, what="every post delivered")
         assert attempts(db)[lobby:][:1] == [3], "two failed tries and the one that went"
         assert not fake.unhandled()
+
+
+async def test_a_global_rate_limit_longer_than_the_post_timeout_does_not_stop_the_posts(tmp_path: Path) -> None:
+    """discord.py sleeps out a global 429 itself; a post that stops waiting meanwhile must not cancel that sleep,
+    or discord.py never lifts its global limit and the bot posts nothing more, in any channel."""
+    db = tmp_path / "bot.sqlite3"
+    async with FakeDiscord(token=TOKEN) as fake:
+        host = await fake.add_member("Alice")
+        async with fake.run_bot(GameMasterBot(Settings(database_path=db, discord_token=TOKEN, post_timeout=0.5))):
+            await open_game(fake, host)
+            fake.fail_next("POST", CHANNEL_POSTS, 429, retry_after=1.0, scope="global")
+            start = await fake.slash("game", "start", user=host)
+            await fake.wait_for_result(start.id, 15)
+            await fake.wait_until(lambda: None not in attempts(db), 15, what="every post delivered")
+            assert any(r.status == 429 for r in fake.requests), "the rate limit never came"
+        assert not fake.unhandled()
