@@ -80,6 +80,8 @@ class Settings(BaseSettings):
     """Games in lobby or running at once in one server."""
     max_lobbies_per_member: int = Field(default=3, ge=1)
     """Open lobbies (games not started yet) one member may host in one server at once."""
+    post_timeout: float = Field(default=30.0, gt=0)
+    """Seconds a channel post waits for Discord's answer before it is tried again (its nonce keeps it single)."""
     discord_api_base: str | None = None
     """Test only: the REST base URL of a fake Discord server."""
     discord_gateway_url: str | None = None

@@ -20,7 +20,7 @@ from engine.service import GameService
 from engine.service.news import MESSAGE_LIMIT, state_name
 
 if TYPE_CHECKING:
-    from bot import GameMasterBot
+    from bot import GameMasterBot, Settings
 
 log = logging.getLogger("gamemaster.cogs")
 S = TypeVar("S", bound=GameState)
@@ -40,6 +40,11 @@ def service_of(interaction: discord.Interaction) -> GameService:
 def service_of_bot(bot: discord.Client) -> GameService:
     gm: GameMasterBot = bot  # type: ignore[assignment]
     return gm.service
+
+
+def settings_of_bot(bot: discord.Client) -> Settings:
+    gm: GameMasterBot = bot  # type: ignore[assignment]
+    return gm.settings
 
 
 def seat_for(user: discord.abc.User, colour: str | None = None) -> Seat:

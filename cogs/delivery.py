@@ -3,7 +3,8 @@
 Each channel's posts go out one after another in a task of their own; a post that fails waits (1 s, doubling to
 5 minutes) without holding up other channels, and one that can never go (the channel is gone, the bot may not
 post there) is parked for the host to see. Every message carries a nonce that Discord enforces, and a message
-that a crash may have posted unrecorded is looked for in the channel before it is sent again.
+that a crash may have posted unrecorded is looked for in the channel before it is sent again. A send that Discord
+is slow to answer is given up on but not cancelled: the post is tried again once that send has ended.
 """
 
 from __future__ import annotations
@@ -13,14 +14,14 @@ import contextlib
 import io
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 import aiohttp
 import discord
 from discord.ext import commands
 
-from cogs.common import mentions, service_of_bot
+from cogs.common import mentions, service_of_bot, settings_of_bot
 from engine.core.models import Event, GameState
 from engine.games import get
 from engine.service import GameService, Post, Queued
@@ -30,8 +31,6 @@ log = logging.getLogger("gamemaster.delivery")
 
 Controls = Callable[[GameState, Sequence[Event]], discord.ui.View | None]
 """A game's buttons for the decision pending in a position (the position's recent events at hand)."""
-SEND_TIMEOUT = 30.0
-"""A message Discord has not answered within this long is tried again (its nonce keeps it single)."""
 MAX_BACKOFF = 300.0
 SWEEP = 30.0
 """Look for posts due again at least this often."""
@@ -42,6 +41,12 @@ FAILURES = (discord.HTTPException, aiohttp.ClientError, asyncio.TimeoutError, OS
 
 def backoff(attempts: int) -> float:
     return min(MAX_BACKOFF, 2.0 ** max(0, attempts - 1))
+
+
+def _outcome_seen(task: asyncio.Future[Any]) -> None:
+    """A send that was given up on may still fail: its exception is expected, not news for the log."""
+    if not task.cancelled():
+        task.exception()
 
 
 def never(err: discord.HTTPException) -> bool:
@@ -56,7 +61,11 @@ class Delivery(commands.Cog):
         self.bot = bot
         self.service: GameService = service_of_bot(bot)
         self.controls: dict[str, Controls] = getattr(bot, "controls", {})
+        self.timeout: float = settings_of_bot(bot).post_timeout
+        """A message Discord has not answered within this long is tried again (its nonce keeps it single)."""
         self._channels: dict[int, asyncio.Task[None]] = {}
+        self._sending: dict[int, asyncio.Future[discord.Message]] = {}
+        """Each channel's last message sent (one at a time per channel), which may outlive the post that gave up."""
         self._wake = asyncio.Event()
         self._sweeper: asyncio.Task[None] | None = None
         self.service.on_posts(self.deliver)
@@ -108,6 +117,7 @@ class Delivery(commands.Cog):
         channel = self.bot.get_partial_messageable(row.channel_id)
         sent = list(row.sent)
         try:
+            await self._unhurried(row.channel_id)
             texts, png = await self._board(row, post)
             await self.service.post_tried(row, sent)  # from here on, a crash may leave a message unrecorded
             for index, text in enumerate(texts):
@@ -120,11 +130,11 @@ class Delivery(commands.Cog):
                         continue
                 last = index == len(texts) - 1
                 files = [discord.File(io.BytesIO(png), filename="board.png")] if last and png else []
-                message = await asyncio.wait_for(channel.send(
+                message = await self._send(channel, channel.send(
                     text, files=files, view=self._view(post) if last else discord.utils.MISSING,
-                    allowed_mentions=mentions(set(post.pings)), nonce=f"{row.id}.{index}"), SEND_TIMEOUT)
+                    allowed_mentions=mentions(set(post.pings)), nonce=f"{row.id}.{index}"))
                 sent.append(message.id)
-                await self.service.post_tried(row, sent)
+                await self.service.post_sent(row, sent)
             await self.service.post_delivered(row, sent)
             return True
         except discord.HTTPException as err:
@@ -134,8 +144,30 @@ class Delivery(commands.Cog):
             log.warning("post %s to channel %s failed (%s); it waits", row.id, row.channel_id, err)
         except FAILURES as err:
             log.warning("post %s to channel %s failed (%r); it waits", row.id, row.channel_id, err)
-        await self.service.post_tried(row, sent, retry_in=backoff(row.attempts + 1))
+        await self.service.post_sent(row, sent, retry_in=backoff(row.attempts + 1))
         return False
+
+    async def _send(self, channel: discord.PartialMessageable,
+                    sending: Coroutine[Any, Any, discord.Message]) -> discord.Message:
+        """Send one message, waiting at most `timeout` for Discord's answer (TimeoutError after that). A send
+        that takes longer is left to end by itself, not cancelled: cancelled while it sleeps out a global rate
+        limit, discord.py never lifts that limit, and the bot could post nothing more anywhere."""
+        task = asyncio.ensure_future(sending)
+        task.add_done_callback(_outcome_seen)
+        self._sending[channel.id] = task
+        await asyncio.wait([task], timeout=self.timeout)
+        if not task.done():
+            raise TimeoutError(f"no answer within {self.timeout} s")
+        return task.result()
+
+    async def _unhurried(self, channel_id: int) -> None:
+        """Wait (up to `timeout`, else TimeoutError) until the channel's last send has ended: a post that gave up
+        on it is tried again only once Discord has answered it, so that its look-up sees what that send did."""
+        task = self._sending.get(channel_id)
+        if task is not None and not task.done():
+            await asyncio.wait([task], timeout=self.timeout)
+            if not task.done():
+                raise TimeoutError(f"an earlier send to the channel is still unanswered after {self.timeout} s")
 
     async def _already_there(self, channel: discord.PartialMessageable, row: Queued, text: str) -> int | None:
         """The id of a message of ours with `text` after the last one recorded: sent before a crash hid it."""

@@ -11,6 +11,8 @@ import discord
 from discord import app_commands
 
 from engine.core.i18n import translate
+from engine.service import GameService
+from engine.store import StoreUnavailable
 
 PRUNE_AT = 10_000
 """Forget users whose buckets are full again once this many are tracked."""
@@ -59,13 +61,28 @@ class RateLimiter:
         return 0.0
 
 
+async def applied(interaction: discord.Interaction) -> bool:
+    """Whether the database says a command of this interaction was applied already (False if it can't say: the
+    command itself then tells the user that the storage failed)."""
+    service: GameService | None = getattr(interaction.client, "service", None)
+    if service is None:
+        return False
+    try:
+        return await service.applied(str(interaction.id))
+    except StoreUnavailable:
+        return False
+
+
 async def admit(interaction: discord.Interaction) -> bool:
     """True if the user may go on; otherwise they are told privately why not (a direct message, or going too
-    fast), and nothing happens. A second delivery of the same interaction gets no answer at all: the first one
-    answers it, and Discord would refuse a second answer."""
+    fast), and nothing happens. A second delivery of the same interaction gets no answer at all, whether this
+    process or an earlier one received the first: the first one answers it, and Discord would refuse a second
+    answer."""
     deliveries: Deliveries | None = getattr(interaction.client, "deliveries", None)
     if deliveries is not None and not deliveries.first(interaction.id):
         return False
+    if interaction.type is not discord.InteractionType.autocomplete and await applied(interaction):
+        return False  # delivered again after a restart, which forgot it: the process that applied it answered
     if interaction.guild_id is None:  # every game lives in a server's channel; Discord offers none of it in DMs
         if interaction.type is discord.InteractionType.autocomplete:
             await interaction.response.autocomplete([])

@@ -172,15 +172,16 @@ class Clocks(Games):
                                                                           state=None), due=timer.due_at)
 
     async def resume_all(self) -> list[Outcome]:
-        """After a restart: tell what a crash left untold, re-arm the clocks, and let AI seats finish every decision
-        that is theirs (a crash may have cut them off); the games that posted something."""
+        """After a restart: tell what a crash left untold (the end of a game too), re-arm the clocks, and let AI
+        seats finish every decision that is theirs (a crash may have cut them off); the games that posted
+        something."""
         for lobby in await self.store.lobbies_without_expiry():  # opened before lobbies expired
             await self.store.add_timers(lobby.id, 0, [("expiry", lobby.created_at + LOBBY_DAYS * 86400, {})])
         outcomes: list[Outcome] = []
-        for game in await self.store.running_games():
+        for game in [*await self.store.running_games(), *await self.store.untold_ends()]:
             async with self.lock(game.channel_id):
                 fresh = await self.store.game(game.id)
-                if fresh is None or fresh.status != "running":
+                if fresh is None or fresh.status != game.status:
                     continue
                 try:
                     outcome = Outcome(game=fresh, ruleset=get(fresh.ruleset), state=self.state_of(fresh))

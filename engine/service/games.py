@@ -99,6 +99,10 @@ class Games:
                     log.info("channel %s: %s", channel_id, err)
                     raise RuleError("E_CONFLICT_AFTER" if command.committed else "E_CONFLICT") from err
 
+    async def applied(self, interaction_id: str) -> bool:
+        """Whether a command of this interaction was applied already, by this process or an earlier one."""
+        return await self.store.seen(interaction_id)
+
     def lock(self, channel_id: int) -> asyncio.Lock:
         """The lock that makes a channel's commands run one at a time (RISK-DIG-51)."""
         lock = self._locks.get(channel_id)

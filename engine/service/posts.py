@@ -91,9 +91,14 @@ class Posts(Boards):
     async def next_retry(self) -> float | None:
         return await self.store.next_retry()
 
-    async def post_tried(self, post: Queued, sent: Sequence[int], retry_in: float | None = None) -> None:
-        """An attempt at `post`: the ids of its messages Discord accepted so far, and when to try the rest."""
-        await self.store.post_tried(post.id, sent, None if retry_in is None else self.clock() + retry_in)
+    async def post_tried(self, post: Queued, sent: Sequence[int]) -> None:
+        """An attempt at `post` begins (counted, so its back-off grows): the ids of its messages Discord has."""
+        await self.store.post_tried(post.id, sent)
+
+    async def post_sent(self, post: Queued, sent: Sequence[int], retry_in: float | None = None) -> None:
+        """How far the attempt at `post` got: the ids of its messages Discord accepted so far, and when to try
+        the rest."""
+        await self.store.post_sent(post.id, sent, None if retry_in is None else self.clock() + retry_in)
 
     async def post_delivered(self, post: Queued, sent: Sequence[int]) -> None:
         await self.store.post_delivered(post.id, sent)

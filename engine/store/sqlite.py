@@ -319,6 +319,12 @@ class SqliteStore:
     async def running_games(self) -> list[GameRow]:
         return [_game(r) for r in await self._all(f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running'")]
 
+    async def untold_ends(self) -> list[GameRow]:
+        """Finished games whose last moves no post has told (a crash came between the end and its post)."""
+        return [_game(r) for r in await self._all(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'finished' AND announced < "
+            "(SELECT COALESCE(MAX(seq), 0) FROM actions WHERE actions.game_id = games.id)")]
+
     async def lobbies_without_expiry(self) -> list[GameRow]:
         """Open lobbies with no expiry timer (opened before lobbies expired)."""
         return [_game(r) for r in await self._all(
@@ -541,11 +547,17 @@ class SqliteStore:
         row = await self._one("SELECT MIN(next_try) FROM outbox WHERE delivered_at IS NULL AND parked IS NULL")
         return float(row[0]) if row and row[0] is not None else None
 
-    async def post_tried(self, post_id: int, sent: Sequence[int], retry_at: float | None = None) -> None:
-        """Count an attempt at a post and keep the ids of its messages Discord has accepted; `retry_at` when
-        the rest must wait."""
+    async def post_tried(self, post_id: int, sent: Sequence[int]) -> None:
+        """Count an attempt at a post, as it begins, and keep the ids of its messages Discord has accepted."""
         async with self.transaction() as db:
-            await db.execute("UPDATE outbox SET attempts = attempts + 1, sent = ?, next_try = ? WHERE id = ?",
+            await db.execute("UPDATE outbox SET attempts = attempts + 1, sent = ?, next_try = 0 WHERE id = ?",
+                             (json.dumps(list(sent)), post_id))
+
+    async def post_sent(self, post_id: int, sent: Sequence[int], retry_at: float | None = None) -> None:
+        """Keep the ids of a post's messages Discord has accepted so far, within the attempt already counted;
+        `retry_at` when the rest must wait."""
+        async with self.transaction() as db:
+            await db.execute("UPDATE outbox SET sent = ?, next_try = ? WHERE id = ?",
                              (json.dumps(list(sent)), retry_at or 0.0, post_id))
 
     async def post_delivered(self, post_id: int, sent: Sequence[int]) -> None:

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from cogs.guard import Deliveries
 from engine.games.risk import RiskState
 from engine.games.risk.mapdata import classic
 from engine.games.risk.state import Interrupt, Phase
@@ -219,6 +220,28 @@ async def test_a_retried_interaction_is_applied_once(h: DispatchHarness) -> None
         assert not again.record.callback_types[1:] and not again.errors and not again.requests
     assert (await state_of(h)).armies[mine] == state.armies[mine] + 1
     assert not (await h.slash("risk", "hand", user=first)).content.startswith("⚠️"), "the rate limit is untouched"
+
+
+async def test_an_interaction_redelivered_after_a_restart_is_neither_applied_nor_answered_again(
+        h: DispatchHarness) -> None:
+    """A new process remembers none of the interactions the last one received, but the database knows what they
+    did: the re-delivery of a command or a button press it applied changes nothing, answers nothing (Discord
+    would refuse a second answer: 40060) and logs no error."""
+    members, base = await three_players(h)
+    me = base.players[0].id
+    s = scenario(base, owner={"alaska": me}, armies={"alaska": 10})
+    await put_state(h, s, dice=[1, 1, 1, 6, 6])
+    attack = h.world.slash("risk", "attack", options={"source": "alaska", "target": "kamchatka"}, user=members[0])
+    attacked = await h.interact(attack)
+    stop = next(c for c in attacked.post.custom_ids() if c.startswith("risk:stop:"))
+    press = h.world.component(stop, message=attacked.post.payload, user=members[0])
+    await h.interact(press)
+    after = await state_of(h)
+    h.bot.deliveries = Deliveries()  # type: ignore[attr-defined]  # what a restart forgets
+    for payload in (attack, press, attack):
+        again = await h.interact(payload, raise_errors=False)
+        assert not again.record.callback_types[1:] and not again.errors and not again.requests, again.tracebacks
+    assert await state_of(h) == after
 
 
 @pytest.mark.rule("RISK-DIG-22", "RISK-DIG-10")

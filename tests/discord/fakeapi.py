@@ -503,8 +503,10 @@ class FakeAPI:
             if not waiter.done():
                 waiter.set_result(None)
 
-    async def wait_until(self, check: Callable[[], T], timeout: float = 5.0, *, what: str = "a condition") -> T:
-        """Return the first truthy value of `check()`, re-checked after every recorded request or gateway event."""
+    async def wait_until(self, check: Callable[[], T], timeout: float = 5.0, *, what: str = "a condition",
+                         poll: float | None = None) -> T:
+        """Return the first truthy value of `check()`, re-checked after every recorded request or gateway event,
+        and with `poll` at least that often (for what changes without a request, such as the bot's database)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
@@ -518,7 +520,7 @@ class FakeAPI:
             waiter = loop.create_future()
             self._waiters.append(waiter)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(waiter, remaining)
+                await asyncio.wait_for(waiter, remaining if poll is None else min(remaining, poll))
 
     async def wait_for(self, predicate: Callable[[Request], bool], timeout: float = 5.0) -> Request:
         """Return the first recorded request (past or future) matching `predicate`."""

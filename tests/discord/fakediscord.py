@@ -317,6 +317,12 @@ class FakeDiscord(FakeAPI):
         await self.send_dispatch("INTERACTION_CREATE", payload)
         return record
 
+    async def redeliver(self, record: InteractionRecord, times: int = 1) -> None:
+        """Dispatch an interaction's INTERACTION_CREATE again, `times` times, as the gateway does after a resume or
+        a retry: the same id and token, so its callback, followups and edits stay those of the one interaction."""
+        for _ in range(times):
+            await self.send_dispatch("INTERACTION_CREATE", record.payload)
+
     async def slash(self, command: str, *path: str, options: Mapping[str, Any] | None = None,
                     user: dict | None = None, channel: dict | None = None, **extra: Any) -> InteractionRecord:
         """Send `/command path… option:value…` as `user` (default world.player)."""

@@ -1,12 +1,15 @@
-"""FakeAPI on its own: Discord's interaction windows, message nonces, scripted faults and the delivery ledger."""
+"""FakeAPI on its own: Discord's interaction windows, message nonces, scripted faults and the delivery ledger;
+and the fake server's re-delivery of an interaction over the gateway."""
 
 from __future__ import annotations
 
 import asyncio
 
+import aiohttp
 import pytest
 
 from tests.discord.fakeapi import CALLBACK_WINDOW_S, TOKEN_LIFETIME_S, FakeAPI, InteractionRecord, ManualClock, Reply
+from tests.discord.fakediscord import FakeDiscord
 
 POSTS = r"^/channels/\d+/messages$"
 
@@ -216,3 +219,39 @@ def test_the_ledger_lists_each_channels_posts_in_order_with_nonces(api: FakeAPI)
     assert [(m.content, m.nonce) for m in ledger[channel]] == [("one", "1"), ("two", "3")]
     assert [(m.content, m.nonce) for m in ledger[other["id"]]] == [("elsewhere", "2")]
     assert [m.content for m in api.ledger(interactions=True)[channel]] == ["one", "two", "the reply"]
+
+
+# ------------------------------------------------------------------------------------------------- waiting
+
+
+async def test_wait_until_with_poll_sees_a_change_that_makes_no_request(api: FakeAPI) -> None:
+    box: list[int] = []
+    asyncio.get_running_loop().call_later(0.05, box.append, 1)  # no request, so nothing notifies the waiter
+    assert await api.wait_until(lambda: box, 2.0, poll=0.01) == [1]
+    with pytest.raises(TimeoutError, match="waiting for nothing"):
+        await api.wait_until(lambda: False, 0.05, what="nothing", poll=0.01)
+
+
+# --------------------------------------------------------------------------------------- gateway re-delivery
+
+
+async def test_a_redelivered_interaction_is_the_same_event_and_the_same_interaction() -> None:
+    async with FakeDiscord() as fake, aiohttp.ClientSession() as session, \
+            session.ws_connect(fake.gateway_url) as ws:
+        assert (await ws.receive_json())["op"] == 10  # HELLO
+        await ws.send_json({"op": 2, "d": {"token": "t", "intents": 0, "properties": {}}})
+
+        async def dispatched(event: str) -> dict:
+            while (frame := await ws.receive_json(timeout=5))["t"] != event:
+                pass
+            return frame
+
+        await dispatched("GUILD_CREATE")
+        record = await fake.slash("ping")
+        first = await dispatched("INTERACTION_CREATE")
+        await fake.redeliver(record, times=2)
+        again = [await dispatched("INTERACTION_CREATE") for _ in range(2)]
+        assert [frame["d"] for frame in again] == [first["d"]] * 2 and first["d"]["id"] == record.id
+        assert [frame["s"] for frame in (first, *again)] == [first["s"], first["s"] + 1, first["s"] + 2]
+        assert fake.interactions == {record.id: record}  # still one interaction: its answers stay its own
+        assert callback(fake, record).status == 200 and error(callback(fake, record)) == (400, 40060)

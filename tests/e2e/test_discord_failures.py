@@ -28,6 +28,16 @@ def action_log(db: Path) -> tuple[list[int], int]:
         con.close()
 
 
+def attempts(db: Path) -> list[int | None]:
+    """How often each outbox post was tried, in order (None: not delivered yet)."""
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return [a if delivered else None for a, delivered in con.execute(
+            "SELECT attempts, delivered_at IS NOT NULL FROM outbox ORDER BY id")]
+    finally:
+        con.close()
+
+
 async def open_game(fake: FakeDiscord, host: dict) -> None:
     for step in (("new", {"game": "risk", "setup": "random_deal"}), ("add-ai", None), ("add-ai", None)):
         record = await fake.slash("game", step[0], options=step[1], user=host)
@@ -81,4 +91,37 @@ async def test_discord_failure_that_persists_leaves_the_game_saved_and_the_post_
                                               for f in m.files), 15, what="the board post, after the outbox waited")
             boards = [m for m in fake.messages(channel) if any(f.filename == "board.png" for f in m.files)]
             assert len(boards) == 1
+        assert not fake.unhandled()
+
+
+async def test_a_post_that_keeps_failing_counts_one_attempt_per_try(tmp_path: Path) -> None:
+    """Its back-off doubles from one try to the next (1 s, 2 s, 4 s …, see cogs/delivery.backoff): each try counts
+    once, however many of its messages went."""
+    db = tmp_path / "bot.sqlite3"
+    async with FakeDiscord(token=TOKEN) as fake:
+        host = await fake.add_member("Alice")
+        async with fake.run_bot(GameMasterBot(Settings(database_path=db, discord_token=TOKEN))):
+            await open_game(fake, host)
+            lobby = len(attempts(db))
+            fake.fail_next("POST", CHANNEL_POSTS, 503, times=2)  # discord.py does not retry a 503: the outbox does
+            start = await fake.slash("game", "start", user=host)
+            await fake.wait_for_result(start.id, 15)
+            await fake.wait_until(lambda: None not in attempts(db), 15, what="every post delivered")
+        assert attempts(db)[lobby:][:1] == [3], "two failed tries and the one that went"
+        assert not fake.unhandled()
+
+
+async def test_a_global_rate_limit_longer_than_the_post_timeout_does_not_stop_the_posts(tmp_path: Path) -> None:
+    """discord.py sleeps out a global 429 itself; a post that stops waiting meanwhile must not cancel that sleep,
+    or discord.py never lifts its global limit and the bot posts nothing more, in any channel."""
+    db = tmp_path / "bot.sqlite3"
+    async with FakeDiscord(token=TOKEN) as fake:
+        host = await fake.add_member("Alice")
+        async with fake.run_bot(GameMasterBot(Settings(database_path=db, discord_token=TOKEN, post_timeout=0.5))):
+            await open_game(fake, host)
+            fake.fail_next("POST", CHANNEL_POSTS, 429, retry_after=1.0, scope="global")
+            start = await fake.slash("game", "start", user=host)
+            await fake.wait_for_result(start.id, 15)
+            await fake.wait_until(lambda: None not in attempts(db), 15, what="every post delivered")
+            assert any(r.status == 429 for r in fake.requests), "the rate limit never came"
         assert not fake.unhandled()

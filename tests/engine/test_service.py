@@ -8,6 +8,7 @@ import random
 import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,8 +17,9 @@ from engine.core.models import Seat
 from engine.core.record import replay
 from engine.games import get
 from engine.games.risk import RiskState
-from engine.service import GameService
+from engine.service import GameService, Outcome
 from engine.store import SqliteStore
+from engine.table import Lobby
 
 ALICE, BOB, CAROL, DAVE = (111111111111111111 + i for i in range(4))
 CHANNEL, OTHER, THIRD = 5000, 5001, 5002
@@ -264,6 +266,38 @@ async def test_ai_seats_cut_off_by_a_crash_move_after_a_restart(tmp_path: Path) 
     assert game is not None and after.seq > cut.state.seq and game.announced == after.seq, \
         "the AI seats moved, and it was told"
     assert await restarted.resume_all() == [], "nothing is left to resume"
+    await restarted.store.close()
+
+
+async def test_the_end_of_a_game_a_crash_left_untold_is_told_after_a_restart(tmp_path: Path) -> None:
+    """The winning move is saved, and the game with it finished; a crash before its post must not hide the end."""
+    path = tmp_path / "bot.sqlite3"
+    store = await SqliteStore.open(path)
+    service = GameService(store, seed_source=lambda: 42)
+    tell = service._announce
+
+    async def dying_at_the_end(outcome: Outcome, lobby: Lobby, **told: Any) -> None:
+        if outcome.state is None or outcome.ruleset.winners(outcome.state) is None:
+            await tell(outcome, lobby, **told)  # the process dies before the winning move is told
+
+    service._announce = dying_at_the_end  # type: ignore[method-assign]
+    await service.new_game(CHANNEL, 1, Seat(id=1, name="Ada", ai=True), "risk", {"setup": "random_deal"})
+    for k in (2, 3):
+        await service.join(CHANNEL, Seat(id=k, name=f"AI {k}", ai=True))
+    await service.start(CHANNEL, 1)
+    await service.idle(CHANNEL)  # the AI seats play the game out
+    game = await store.latest_game(CHANNEL)
+    assert game is not None and game.status == "finished"
+    last = len(await store.actions(game.id))
+    assert game.announced < last
+    await store.close()
+
+    restarted = GameService(await SqliteStore.open(path))
+    told = await restarted.resume_all()
+    game = await restarted.store.latest_game(CHANNEL)
+    assert game is not None and game.announced == last
+    assert len(told) == 1 and "wins" in "\n".join(told[0].posts[-1].messages)
+    assert await restarted.resume_all() == [], "nothing is left to tell"
     await restarted.store.close()
 
 
