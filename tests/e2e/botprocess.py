@@ -4,7 +4,9 @@ at its SQLite file."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import re
 import signal
 import sqlite3
 import sys
@@ -15,6 +17,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from engine.core.models import GameState
+from engine.core.record import GameRecord
 from tests.discord.fakeapi import InteractionRecord, SentMessage
 from tests.discord.fakediscord import FakeDiscord
 
@@ -25,6 +28,8 @@ STARTUP_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 10.0
 ERROR_MARK = "⚠️"
 STEP_TIMEOUT_S = 15.0
+ERROR_LINE = re.compile(r"^\S+ \S+ (ERROR|CRITICAL) ")
+"""A line of the bot's log (`%(asctime)s %(levelname)s …`) at level ERROR or above."""
 
 S = TypeVar("S", bound=GameState)
 
@@ -97,6 +102,11 @@ class GameSnapshot:
         return model.model_validate_json(self.state_json)
 
 
+def errors_logged(logs: str) -> list[str]:
+    """The lines of a bot's output that log an error (level ERROR or CRITICAL) or start a traceback."""
+    return [line for line in logs.splitlines() if ERROR_LINE.match(line) or line.startswith("Traceback")]
+
+
 def bot_env(fake_env: dict[str, str], db: Path) -> dict[str, str]:
     """The environment `python bot.py` gets: the fake Discord, the database, and limits a script can live with."""
     env = {**os.environ, **fake_env, "DISCORD_TOKEN": TOKEN, "DATABASE_PATH": str(db), "LOG_LEVEL": "INFO",
@@ -105,12 +115,14 @@ def bot_env(fake_env: dict[str, str], db: Path) -> dict[str, str]:
     return env
 
 
-def read_game(db: Path) -> GameSnapshot:
-    """Read the newest game and its action count in one read transaction, without writing anything."""
+def read_game(db: Path, channel_id: str | int | None = None) -> GameSnapshot:
+    """Read the newest game (of a channel, if given) and its action count in one read transaction, without
+    writing anything."""
     con = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True, timeout=5.0, isolation_level=None)
     try:
         con.execute("BEGIN")
-        row = con.execute("SELECT id, status, state, version FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        row = con.execute("SELECT id, status, state, version FROM games WHERE channel_id = ? OR ? IS NULL "
+                          "ORDER BY id DESC LIMIT 1", (channel_id, channel_id)).fetchone()
         assert row is not None, "the bot stored no game"
         (count,) = con.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?", (row[0],)).fetchone()
         con.execute("COMMIT")
@@ -119,14 +131,32 @@ def read_game(db: Path) -> GameSnapshot:
     return GameSnapshot(status=row[1], state_json=row[2], version=row[3], actions=count)
 
 
-def undelivered(db: Path) -> int:
-    """How many posts wait in the outbox (parked ones aside)."""
+def undelivered(db: Path, channel_id: str) -> int:
+    """How many posts wait in the channel's outbox (parked ones aside)."""
     con = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True, timeout=5.0)
     try:
-        (count,) = con.execute("SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL AND parked IS NULL").fetchone()
+        (count,) = con.execute("SELECT COUNT(*) FROM outbox WHERE channel_id = ? AND delivered_at IS NULL "
+                               "AND parked IS NULL", (int(channel_id),)).fetchone()
     finally:
         con.close()
     return int(count)
+
+
+def logged_record(db: Path, game_id: int | None = None) -> GameRecord:
+    """A game's record as the database holds it (the newest game's by default): seed, options, seats as seated,
+    and the committed actions."""
+    con = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True, timeout=5.0)
+    try:
+        row = con.execute("SELECT id, ruleset, seed, lobby, state FROM games WHERE id = ? OR ? IS NULL "
+                          "ORDER BY id DESC LIMIT 1", (game_id, game_id)).fetchone()
+        assert row is not None, "the bot stored no game"
+        found, ruleset, seed, lobby, state = row
+        actions = [a for (a,) in con.execute("SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (found,))]
+    finally:
+        con.close()
+    data = json.loads(lobby)
+    return GameRecord(game=ruleset, seed=seed, options=data["options"], seats=data["first_seats"],
+                      actions=[json.loads(a) for a in actions], schema_version=json.loads(state)["schema_version"])
 
 
 def integrity(db: Path) -> str:
@@ -141,9 +171,11 @@ def integrity(db: Path) -> str:
 class Driver:
     """What plays the human seats of an end-to-end game: waits for each answer, counts them, reads the game."""
 
-    def __init__(self, fake: FakeDiscord, db: Path) -> None:
+    def __init__(self, fake: FakeDiscord, db: Path, channel: dict | None = None) -> None:
         self.fake = fake
         self.db = db
+        self.channel = channel or fake.world.channel
+        """Where the game is played (the world's channel unless told)."""
         self.interactions = 0
         self.used: Counter[str] = Counter()
         """How often each command or button was used."""
@@ -156,7 +188,7 @@ class Driver:
         self.interactions += 1
         self.used[what] += 1
         try:
-            message = await self.fake.wait_for_result(record.id, STEP_TIMEOUT_S)
+            message = await self.result(record)
         except TimeoutError as exc:  # a callback after Discord's 3 s window shows here as 404 / 10062
             callbacks = ", ".join(str(r) for r in self.fake.callbacks(record.id)) or "none"
             raise AssertionError(f"no answer to {what} (interaction {self.interactions}); callbacks: {callbacks}") \
@@ -165,8 +197,12 @@ class Driver:
         assert message.ephemeral is not public, f"{what}: expected a {'public' * public or 'private'} answer"
         return message
 
+    async def result(self, record: InteractionRecord) -> SentMessage:
+        """What shows the interaction's result (TimeoutError if nothing does within STEP_TIMEOUT_S)."""
+        return await self.fake.wait_for_result(record.id, STEP_TIMEOUT_S)
+
     def refresh(self) -> GameSnapshot:
-        self.snapshot = read_game(self.db)
+        self.snapshot = read_game(self.db, self.channel["id"])
         return self.snapshot
 
     async def settle(self, human_decides: Callable[[GameSnapshot], bool]) -> GameSnapshot:
@@ -175,8 +211,9 @@ class Driver:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + STEP_TIMEOUT_S
         while True:  # polled: the last step (marking a post delivered) makes no request the fake could wake on
-            snapshot = read_game(self.db)
-            if (snapshot.status != "running" or human_decides(snapshot)) and not undelivered(self.db):
+            snapshot = read_game(self.db, self.channel["id"])
+            if (snapshot.status != "running" or human_decides(snapshot)) and not undelivered(self.db,
+                                                                                             self.channel["id"]):
                 self.snapshot = snapshot
                 return snapshot
             assert loop.time() < deadline, f"the AI seats or their posts never settled at seq {snapshot.actions}"

@@ -7,16 +7,22 @@ half-applied, `PRAGMA integrity_check` is ok, and after the restart the game pla
 from __future__ import annotations
 
 import asyncio
-import json
-import sqlite3
 import time
 from pathlib import Path
 
-from engine.core.record import GameRecord, replay
+from engine.core.record import replay
 from engine.games.risk import RULESET, RiskState
 from engine.games.risk.state import Phase
 from tests.discord.fakediscord import FakeDiscord
-from tests.e2e.botprocess import STARTUP_TIMEOUT_S, TOKEN, BotProcess, bot_env, integrity, read_game
+from tests.e2e.botprocess import (
+    STARTUP_TIMEOUT_S,
+    TOKEN,
+    BotProcess,
+    bot_env,
+    integrity,
+    logged_record,
+    read_game,
+)
 from tests.e2e.test_risk_game import Humans
 
 ATTEMPTS = 4
@@ -26,20 +32,6 @@ BUDGET_S = 120.0
 
 def state_of(db: Path) -> RiskState:
     return read_game(db).parse(RiskState)
-
-
-def logged_record(db: Path) -> GameRecord:
-    """The game record as the database holds it: seed, options, seats as seated, and the committed actions."""
-    con = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True, timeout=5.0)
-    try:
-        game_id, seed, lobby, state = con.execute(
-            "SELECT id, seed, lobby, state FROM games ORDER BY id DESC LIMIT 1").fetchone()
-        actions = [a for (a,) in con.execute("SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))]
-    finally:
-        con.close()
-    data = json.loads(lobby)
-    return GameRecord(game="risk", seed=seed, options=data["options"], seats=data["first_seats"],
-                      actions=[json.loads(a) for a in actions], schema_version=json.loads(state)["schema_version"])
 
 
 async def test_crash_sigkill_in_the_middle_of_a_command(tmp_path: Path) -> None:

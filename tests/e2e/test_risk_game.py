@@ -48,8 +48,8 @@ SETUP_PHASES = (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.SETUP_PLACE_2P)
 class Humans(Driver):
     """Plays the human seats through Discord: the baseline policy decides, slash commands and buttons act."""
 
-    def __init__(self, fake: FakeDiscord, db: Path, members: dict[int, dict]) -> None:
-        super().__init__(fake, db)
+    def __init__(self, fake: FakeDiscord, db: Path, members: dict[int, dict], channel: dict | None = None) -> None:
+        super().__init__(fake, db, channel)
         self.members = members
         self.policy = RULESET.policy("baseline")
         self.rng = random.Random(HUMAN_SEED)
@@ -63,13 +63,19 @@ class Humans(Driver):
 
     async def slash(self, pid: int, *path: str, options: dict[str, object] | None = None,
                     public: bool = True) -> tuple[InteractionRecord, SentMessage]:
-        record = await self.fake.slash(path[0], *path[1:], options=options, user=self.members[pid])
-        return record, await self.answer(record, "/" + " ".join(path), public=public)
+        payload = self.fake.world.slash(path[0], *path[1:], options=options, user=self.members[pid],
+                                        channel=self.channel)
+        return await self.send(payload, "/" + " ".join(path), public=public)
 
     async def button(self, pid: int, custom_id: str, *, public: bool = True,
                      label: str = "") -> tuple[InteractionRecord, SentMessage]:
-        record = await self.fake.button(custom_id, user=self.members[pid])
-        what = label or f"button {custom_id.split(':')[1]}"
+        shown = next(m for m in reversed(self.fake.messages(self.channel["id"])) if m.component(custom_id))
+        payload = self.fake.world.component(custom_id, message=shown.payload, user=self.members[pid])
+        return await self.send(payload, label or f"button {custom_id.split(':')[1]}", public=public)
+
+    async def send(self, payload: dict, what: str, *, public: bool) -> tuple[InteractionRecord, SentMessage]:
+        """Deliver one interaction (every command, button and select goes through here) and wait for its answer."""
+        record = await self.fake.send_interaction(payload)
         return record, await self.answer(record, what, public=public)
 
     @property
@@ -77,10 +83,13 @@ class Humans(Driver):
         assert self.snapshot is not None
         return self.snapshot.parse(RiskState)
 
+    def decides(self, snapshot: GameSnapshot) -> bool:
+        """Whether a human seat has the game's next decision."""
+        return any(d.player in self.members for d in RULESET.pending(snapshot.parse(RiskState))[:1])
+
     async def settled(self) -> GameSnapshot:
         """The game once its AI seat has played: a human decides, or it is over."""
-        return await self.settle(lambda snapshot: any(
-            d.player in self.members for d in RULESET.pending(snapshot.parse(RiskState))[:1]))
+        return await self.settle(self.decides)
 
     # -- one decision
 
@@ -152,8 +161,9 @@ class Humans(Driver):
         assert select is not None, f"/risk trade offered no card select: {menu.components}"
         offered = {option["value"] for option in select["options"]}
         assert set(cards) <= offered, f"the select offers {sorted(offered)}, not all of {cards}"
-        record = await self.fake.select(select["custom_id"], cards, message=menu, user=self.members[pid])
-        await self.answer(record, "trade select")
+        payload = self.fake.world.component(select["custom_id"], message=menu.payload, values=cards,
+                                            user=self.members[pid])
+        record, _ = await self.send(payload, "trade select", public=True)
         return record
 
     async def collect_buttons(self, record: InteractionRecord, s: RiskState, attacked: bool) -> None:
