@@ -26,6 +26,8 @@ def run(script: str, *args: str) -> str:
     ("replay.py", ["--turns", "3"], r"Wizard's Quest, 3 turns \(\d+ actions\): [\d.]+ s .*, 3 frames .*, [\d.]+ MB"),
     ("floor.py", ["--games", "1"], r"the engine: [\d.]+ games/s"),
     ("fingerprint.py", ["--seeds", "1"], r"14 games, fingerprint [0-9a-f]{16}"),
+    ("delivery.py", ["--games", "1", "--kills", "1", "--faults", "2"],
+     r"announcements lost: 0, duplicated: 0 over 1 kills and 2 injected faults"),
 ])
 def test_a_benchmark_runs_and_prints_its_figures(script: str, args: list[str], expected: str) -> None:
     assert re.search(expected, run(script, *args))

@@ -106,7 +106,7 @@ async def test_a_post_that_keeps_failing_counts_one_attempt_per_try(tmp_path: Pa
             fake.fail_next("POST", CHANNEL_POSTS, 503, times=2)  # discord.py does not retry a 503: the outbox does
             start = await fake.slash("game", "start", user=host)
             await fake.wait_for_result(start.id, 15)
-            await fake.wait_until(lambda: None not in attempts(db), 15, what="every post delivered")
+            await fake.wait_until(lambda: None not in attempts(db), 15, what="every post delivered", poll=0.05)
         assert attempts(db)[lobby:][:1] == [3], "two failed tries and the one that went"
         assert not fake.unhandled()
 
@@ -122,6 +122,6 @@ async def test_a_global_rate_limit_longer_than_the_post_timeout_does_not_stop_th
             fake.fail_next("POST", CHANNEL_POSTS, 429, retry_after=1.0, scope="global")
             start = await fake.slash("game", "start", user=host)
             await fake.wait_for_result(start.id, 15)
-            await fake.wait_until(lambda: None not in attempts(db), 15, what="every post delivered")
+            await fake.wait_until(lambda: None not in attempts(db), 15, what="every post delivered", poll=0.05)
             assert any(r.status == 429 for r in fake.requests), "the rate limit never came"
         assert not fake.unhandled()
