@@ -15,7 +15,11 @@ class RuleError(Exception):
     def __init__(self, code: str, **params: Any) -> None:
         self.code = code
         self.params = params
-        super().__init__(f"{code}: {self.message}")
+        super().__init__(code)
+
+    def __str__(self) -> str:
+        """Formatted only when shown: legal-move probing raises many errors that nobody reads."""
+        return f"{self.code}: {self.message}"
 
     @property
     def message(self) -> str:
