@@ -10,6 +10,7 @@ from pydantic import BaseModel
 from engine.core.construct import trusted
 from engine.core.models import Action, Decision, Event, GameState, Seat
 from engine.core.ruleset import Policy
+from engine.core.spec import GameSpec
 from engine.games.risk import rules, setup, timeouts
 from engine.games.risk.actions import ACTION_ADAPTER
 from engine.games.risk.ai import POLICIES
@@ -142,4 +143,7 @@ def pending(s: RiskState) -> list[Decision]:
 
 
 RULESET = RiskRuleset()
-__all__ = ["RULESET", "RiskOptions", "RiskRuleset", "RiskState"]
+SPEC = GameSpec(RULESET, renderer="renderer.risk", cog="cogs.risk", rule_prefix="RISK", variant_option="mode",
+                option_names={"setup_placement": "placement", "fortify_mode": "fortify"},
+                summarised=("mode", "setup", "setup_placement", "fortify_mode", "defender_dice"))
+__all__ = ["RULESET", "SPEC", "RiskOptions", "RiskRuleset", "RiskState"]
