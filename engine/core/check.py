@@ -4,15 +4,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from engine.core.errors import FormatError, player_count
-
-
-class Player(Protocol):
-    id: int
-    colour: str
-    status: str
+from engine.core.players import Player
 
 
 def quoted(text: object) -> str:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.core.construct import copy_model, trusted
 from engine.core.errors import RuleError
 from engine.core.i18n import msg
 from engine.core.models import Event
+from engine.core.players import next_seat, with_status
 from engine.core.rng import Rng
 from engine.games.risk import actions as A
 from engine.games.risk import events as E
@@ -165,9 +166,6 @@ class _Apply:
     def tname(self, t: str) -> str:
         return self.b.territory[t].name
 
-    def set_player(self, pid: int, **changes: object) -> None:
-        self.set(players=[p.model_copy(update=changes) if p.id == pid else p for p in self.s.players])
-
     def territory(self, text: str) -> str:
         return text if text in self.b.territory else resolve(text, self.b)
 
@@ -175,17 +173,6 @@ class _Apply:
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise RuleError("E_BAD_NUMBER", field=field)
         return value
-
-    def next_seat(self, pid: int, eligible: Iterable[int]) -> int:
-        """The next seat after pid, cyclically, among `eligible` (RISK-TURN-1)."""
-        ok = set(eligible)
-        ids = [p.id for p in self.s.players]
-        i = ids.index(pid)
-        for step in range(1, len(ids) + 1):
-            cand = ids[(i + step) % len(ids)]
-            if cand in ok:
-                return cand
-        return pid
 
     def owned_error(self, t: str) -> RuleError:
         return RuleError("E_NOT_OWNED", territory=self.tname(t), owner=self.s.name(self.s.owner.get(t)))
@@ -291,7 +278,7 @@ class _Apply:
             self.set(phase=Phase.SETUP_PLACE)
             self.advance_setup(a.player)  # RISK-SET-18: the seat after the 42nd claimer
         else:
-            self.set(current=self.next_seat(a.player, s.active_ids()))
+            self.set(current=s.next_active(a.player))
 
     def do_place(self, a: A.Place) -> None:
         s = self.s
@@ -411,7 +398,7 @@ class _Apply:
         if not waiting:
             self.finish_setup()
         else:
-            self.set(current=self.next_seat(last, waiting))
+            self.set(current=next_seat(s.seat_order(), last, waiting))
 
     def do_place_neutral(self, a: A.PlaceNeutral) -> None:
         s = self.s
@@ -438,7 +425,7 @@ class _Apply:
         if all(v == 0 for v in s.setup_left.values()):
             self.finish_setup()
         else:
-            self.set(current=self.next_seat(s.current, s.active_ids()))
+            self.set(current=s.next_active(s.current))
 
     def finish_setup(self) -> None:
         """Build the 44-card deck and start turn 1 with the first player (RISK-SET-30 … 32)."""
@@ -449,7 +436,7 @@ class _Apply:
         self.emit(trusted(E.SetupFinished))
         first = s.first_player
         if s.player(first) is None or s.player(first).status != "active":  # type: ignore[union-attr]
-            first = self.next_seat(first, s.active_ids())
+            first = s.next_active(first)
         self.begin_turn(first)
         self.check_victory()
 
@@ -465,7 +452,7 @@ class _Apply:
 
     def end_turn(self) -> None:
         s = self.s
-        nxt = self.next_seat(s.current, s.active_ids())
+        nxt = s.next_active(s.current)
         self.set(pool=0)
         self.begin_turn(nxt)
 
@@ -681,7 +668,7 @@ class _Apply:
             self.check_victory()
             return
         taken = s.hands.get(loser, [])
-        self.set_player(loser, status="eliminated")
+        self.set(players=with_status(s.players, loser, "eliminated"))
         mark = len(self.events)
         if s.options.destroy_rule == "convert_24":
             self.convert_destroy_missions(loser, exempt=s.current, reason="target_eliminated_by_other")
@@ -741,7 +728,7 @@ class _Apply:
         if s.phase is Phase.GAME_OVER:
             return
         was_current = s.current == pid
-        self.set_player(pid, status="resigned")
+        self.set(players=with_status(s.players, pid, "resigned"))
         for t, o in s.owner.items():
             if o == pid:
                 s.owner[t] = NEUTRAL
@@ -788,7 +775,7 @@ class _Apply:
         if not was_current:
             return
         if s.phase is Phase.SETUP_CLAIM:
-            self.set(current=self.next_seat(pid, s.active_ids()))
+            self.set(current=s.next_active(pid))
         else:
             self.advance_setup(pid)
 

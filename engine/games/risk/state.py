@@ -7,8 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.core.i18n import inert
-from engine.core.models import GameState
+from engine.core.players import Player, SeatedState
 
 NEUTRAL = 0
 """Owner id of Neutral territories (two-player mode and resigned players)."""
@@ -66,17 +65,11 @@ class Interrupt(BaseModel):
     """A move-in chosen with the attack (defend), made as soon as the target falls."""
 
 
-class RiskPlayer(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    id: int
-    name: str
-    colour: str
-    ai: bool = False
-    status: Literal["active", "eliminated", "resigned"] = "active"
+class RiskPlayer(Player):
+    """A Risk seat: the core's player, nothing added."""
 
 
-class RiskState(GameState):
+class RiskState(SeatedState):
     schema_version: int = 2
     """2: a battle round's dice come from one draw (engine/games/risk/dice.py); 1: one draw per die."""
     game: Literal["risk"] = "risk"
@@ -117,20 +110,8 @@ class RiskState(GameState):
     def progress(self) -> int:
         return self.turn
 
-    def player(self, pid: int) -> RiskPlayer | None:
-        for p in self.players:
-            if p.id == pid:
-                return p
-        return None
-
     def name(self, pid: int | None) -> str:
-        if pid == NEUTRAL:
-            return "Neutral"
-        p = self.player(pid) if pid is not None else None
-        return inert(p.name) if p else "nobody"
-
-    def active_ids(self) -> list[int]:
-        return [p.id for p in self.players if p.status == "active"]
+        return "Neutral" if pid == NEUTRAL else super().name(pid)
 
     def territories_of(self, pid: int) -> list[str]:
         return [t for t, o in self.owner.items() if o == pid]

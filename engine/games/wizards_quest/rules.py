@@ -8,6 +8,7 @@ from collections.abc import Callable
 from engine.core.errors import RuleError
 from engine.core.i18n import msg
 from engine.core.models import Event
+from engine.core.players import seat_cycle, with_status
 from engine.core.rng import Rng, roll_off
 from engine.games.wizards_quest import actions as A
 from engine.games.wizards_quest import board as B
@@ -54,13 +55,6 @@ def clone(s: WQState) -> WQState:
     object.__setattr__(n, "__pydantic_extra__", None)
     object.__setattr__(n, "__pydantic_private__", None)
     return n
-
-
-def seat_cycle(s: WQState, start: int) -> list[int]:
-    """Every seat once, from `start` going to the left (seat order)."""
-    ids = [p.id for p in s.players]
-    k = ids.index(start)
-    return ids[k:] + ids[:k]
 
 
 class Apply:
@@ -147,7 +141,7 @@ class Apply:
     def next_castle(self, after: int) -> None:
         """The next seat still in the game chooses a castle; after the last one, the setup orcs (WQ-SET-3/4)."""
         s = self.s
-        cycle = seat_cycle(s, s.setup_leader)
+        cycle = seat_cycle(s.seat_order(), s.setup_leader)
         later = [p for p in cycle[cycle.index(after) + 1:] if s.player(p).status == "active"]  # type: ignore[union-attr]
         if later:
             s.current = later[0]
@@ -169,7 +163,7 @@ class Apply:
             s.orcs[where] = self.p.setup_orcs_each
         self.emit(E.OrcsPlaced(locations=rolled, orcs=self.p.setup_orcs_each, rolls=dice))
         s.phase = Phase.SETUP_CLAIM
-        s.current = self.next_seat(s.setup_leader, including=True)
+        s.current = s.next_active(s.setup_leader, including=True)
 
     def empty_territories(self) -> list[str]:
         return [t for t in self.m.territories if not B.occupied(self.s, t)]
@@ -184,17 +178,11 @@ class Apply:
         self.emit(E.Claimed(player=a.player, territory=t))
         self.next_claim(a.player)
 
-    def next_seat(self, after: int, including: bool = False) -> int:
-        """The next seat still in the game to the left of `after` (or `after` itself, with `including`)."""
-        cycle = seat_cycle(self.s, after)
-        return next(p for p in (cycle if including else cycle[1:] + cycle[:1])
-                    if self.s.player(p).status == "active")  # type: ignore[union-attr]
-
     def next_claim(self, after: int) -> None:
         """The next seat claims, or, with no empty territory left, the hiding starts (WQ-SET-5/7)."""
         s = self.s
         if self.empty_territories():
-            s.current = self.next_seat(after)
+            s.current = s.next_active(after)
             return
         s.phase = Phase.SETUP_HIDE
         s.current = s.setup_leader
@@ -204,7 +192,7 @@ class Apply:
         """The next seat round the table that still holds a treasure to hide, or on to deployment."""
         s = self.s
         holders = {t.hider for t in s.treasures if t.location is None}
-        cycle = seat_cycle(s, s.current)
+        cycle = seat_cycle(s.seat_order(), s.current)
         for pid in cycle if first else cycle[1:] + cycle[:1]:
             if pid in holders:
                 s.current = pid
@@ -238,7 +226,7 @@ class Apply:
     def next_batch(self, first: bool = False) -> None:
         """Deploy starting men in batches, round the table from the setup leader (WQ-SET-8)."""
         s = self.s
-        cycle = seat_cycle(s, s.current)
+        cycle = seat_cycle(s.seat_order(), s.current)
         for pid in cycle if first else cycle[1:] + cycle[:1]:
             if s.setup_left.get(pid, 0) > 0:
                 s.current = pid
@@ -407,10 +395,10 @@ class Apply:
         s = self.s
         active = s.active_ids()
         if s.options.turn_order == "fixed":
-            first = next(p for p in seat_cycle(s, s.setup_leader) if p in active)
+            first = next(p for p in seat_cycle(s.seat_order(), s.setup_leader) if p in active)
         else:
             first, rounds = roll_off(self.rng, active)
-        s.order = [p for p in seat_cycle(s, first) if p in active]
+        s.order = [p for p in seat_cycle(s.seat_order(), first) if p in active]
         if s.options.turn_order == "per_round":
             self.emit(E.OrderRolled(purpose="round", rounds=rounds, order=s.order))
 
@@ -487,7 +475,7 @@ class Apply:
         held = set(s.owner.values())
         for p in list(s.players):
             if p.status == "active" and p.id not in held:
-                s.players = [q.model_copy(update={"status": "eliminated"}) if q.id == p.id else q for q in s.players]
+                s.players = with_status(s.players, p.id, "eliminated")
                 s.discard.extend(s.hands.get(p.id, []))
                 s.discard.extend(s.boats.get(p.id, []))
                 s.hands[p.id] = []
@@ -514,7 +502,7 @@ class Apply:
                 where = leaders.pop(pid)
                 s.men[where] = s.men.get(where, 0) + 1
         rebels = {loc: s.men[loc] for loc in self.m.ids if s.owner.get(loc) == pid}
-        s.players = [p.model_copy(update={"status": "resigned"}) if p.id == pid else p for p in s.players]
+        s.players = with_status(s.players, pid, "resigned")
         was_current = s.current == pid
         if was_current and s.attack is not None and s.attack.boat is not None:
             s.discard.append(s.attack.boat)
@@ -527,7 +515,7 @@ class Apply:
             if t.owner == pid:
                 continue
             if t.hider == pid and t.location is None:
-                heirs = [p for p in seat_cycle(s, pid) if s.player(p).status == "active"  # type: ignore[union-attr]
+                heirs = [p for p in seat_cycle(s.seat_order(), pid) if s.player(p).status == "active"  # type: ignore[union-attr]
                          and p != t.owner]
                 if not heirs:
                     continue

@@ -7,8 +7,7 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.core.i18n import inert
-from engine.core.models import GameState
+from engine.core.players import Player, SeatedState
 
 ORCS = 0
 """Occupant id of orc-held locations in events."""
@@ -39,15 +38,8 @@ class Phase(StrEnum):
     GAME_OVER = "game_over"
 
 
-class WQPlayer(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    id: int
-    name: str
-    colour: str
-    ai: bool = False
-    status: Literal["active", "eliminated", "resigned"] = "active"
-    """`resigned` covers removal by the host too; a resigned player's pieces are rebels (WQ-LEAVE-2)."""
+class WQPlayer(Player):
+    """A Wizard's Quest seat: a resigned player's pieces stay on the board as rebels (WQ-LEAVE-2)."""
 
 
 class Treasure(BaseModel):
@@ -120,7 +112,7 @@ class Todo(BaseModel):
     reason: Literal["dragon", "chest", ""] = ""
 
 
-class WQState(GameState):
+class WQState(SeatedState):
     game: Literal["wizards_quest"] = "wizards_quest"
     options: WQOptions
     players: list[WQPlayer]
@@ -164,19 +156,6 @@ class WQState(GameState):
 
     def progress(self) -> int:
         return self.round
-
-    def player(self, pid: int | None) -> WQPlayer | None:
-        for p in self.players:
-            if p.id == pid:
-                return p
-        return None
-
-    def name(self, pid: int | None) -> str:
-        p = self.player(pid)
-        return inert(p.name) if p else "nobody"
-
-    def active_ids(self) -> list[int]:
-        return [p.id for p in self.players if p.status == "active"]
 
     def rebels_at(self, loc: str) -> bool:
         """`loc` is held by the rebels a resigned player left behind (WQ-LEAVE-2)."""

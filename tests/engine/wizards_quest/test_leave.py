@@ -6,8 +6,8 @@ import random
 
 import pytest
 
+from engine.core.players import seat_cycle
 from engine.games.wizards_quest import RULESET
-from engine.games.wizards_quest.rules import seat_cycle
 from engine.games.wizards_quest.state import Attack, Phase, Treasure, WQState
 from tests.engine.wizards_quest.helpers import P1, P2, P3, new, of_type, play, position, rejects
 from tests.engine.wizards_quest.test_properties import check_invariants
@@ -100,7 +100,7 @@ def test_treasures_still_to_hide_pass_to_the_next_opponent() -> None:
     duties = [t for t in s.treasures if t.hider == leaver and t.location is None]
     s, _ = play(s, ("resign", leaver))
     for t in duties:
-        heir = next(p for p in seat_cycle(s, leaver) if s.player(p).status == "active" and p != t.owner)
+        heir = next(p for p in seat_cycle(s.seat_order(), leaver) if s.player(p).status == "active" and p != t.owner)
         assert Treasure(owner=t.owner, kind=t.kind, hider=heir) in s.treasures
     assert not any(t.owner == leaver for t in s.treasures)
     s = until(s, Phase.PETITION)
@@ -120,7 +120,7 @@ def test_a_leaver_deciding_hands_the_step_or_the_turn_on() -> None:
     castle = new(3)
     leader = castle.current
     castle, _ = play(castle, ("resign", leader))
-    assert castle.phase is Phase.SETUP_CASTLE and castle.current == seat_cycle(castle, leader)[1]
+    assert castle.phase is Phase.SETUP_CASTLE and castle.current == seat_cycle(castle.seat_order(), leader)[1]
     castle = until(castle, Phase.SETUP_CLAIM)
     assert sum(1 for c in castle.owner if c.startswith("C")) == 2, "only the two players left chose castles"
 
