@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, TypeAdapter
 
 from engine.core.models import Action
+from engine.core.turns import Remove, Resign
 
 
 class Claim(Action):
@@ -73,17 +74,6 @@ class Fortify(Action):
 
 class EndTurn(Action):
     type: Literal["end_turn"] = "end_turn"
-
-
-class Resign(Action):
-    type: Literal["resign"] = "resign"
-
-
-class Remove(Action):
-    """The host removes (kicks) `target`; the bot checks who may do this."""
-
-    type: Literal["remove"] = "remove"
-    target: int
 
 
 RiskAction = Annotated[

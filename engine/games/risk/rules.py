@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from engine.core.construct import copy_model, trusted
@@ -12,6 +12,7 @@ from engine.core.i18n import msg
 from engine.core.models import Event
 from engine.core.players import next_seat, with_status
 from engine.core.rng import Rng
+from engine.core.turns import Gate, Seating
 from engine.games.risk import actions as A
 from engine.games.risk import events as E
 from engine.games.risk.dice import roll_round, sorted_battle
@@ -21,12 +22,14 @@ from engine.games.risk.state import NEUTRAL, Interrupt, Phase, RiskState
 
 LEGAL: dict[Phase, tuple[str, ...]] = {
     Phase.SETUP_CLAIM: ("claim", "place"),
-    Phase.SETUP_PLACE: ("place", "deploy"),
     Phase.SETUP_PLACE_2P: ("place", "place_neutral"),
     Phase.REINFORCE: ("trade", "place", "deploy", "attack", "end_attack", "fortify", "end_turn"),
     Phase.ATTACK: ("attack", "end_attack", "fortify", "end_turn"),
     Phase.FORTIFY: ("fortify", "end_turn"),
 }
+PLACEMENT: dict[str, tuple[str, ...]] = {"one_at_a_time": ("place",), "bulk_sequential": ("place", "deploy"),
+                                         "simultaneous": ("place", "deploy")}
+"""What SETUP_PLACE allows, by the `setup_placement` option (RISK-SET-25 … SET-27)."""
 LEAVING = ("attack", "end_attack", "fortify", "end_turn")
 HAND_LIMITED = ("place", "deploy", *LEAVING)
 """What a player holding five or more cards may not do before trading (RISK-CARD-14)."""
@@ -44,6 +47,20 @@ def clone(s: RiskState) -> RiskState:
     """A copy to work on: `owner` and `armies` (changed by nearly every action) are copied at once;
     the other containers and sub-models stay shared with `s` until `_Apply.own` copies them."""
     return copy_model(s, owner=s.owner.copy(), armies=s.armies.copy())
+
+
+def _game_over(s: RiskState) -> RuleError | None:
+    return RuleError("E_GAME_OVER", winner=s.name(s.winner)) if s.phase is Phase.GAME_OVER else None
+
+
+def _wrong_phase(phase: Phase, kind: str, allowed: Collection[str]) -> RuleError:
+    return RuleError("E_WRONG_PHASE", action=msg("risk.command." + kind), phase=msg("risk.phase." + phase.value),
+                     allowed=[msg("risk.command." + k) for k in allowed])
+
+
+SEATING: Seating[RiskState] = Seating(_game_over)
+GATE: Gate[Phase] = Gate(LEGAL, _wrong_phase, {"trade": "E_TRADE_NOT_NOW", "move": "E_NOTHING_PENDING"})
+"""The phase gate of §5.1; an interrupt has a gate of its own (`gate_interrupt`)."""
 
 
 # ---------------------------------------------------------------- pure helpers
@@ -181,25 +198,12 @@ class _Apply:
 
     def run(self, a: A.Action) -> None:
         s = self.s
-        phase = s.phase
-        if phase is Phase.GAME_OVER:
-            raise RuleError("E_GAME_OVER", winner=s.name(s.winner))
-        kind = a.type
-        if isinstance(a, A.Remove):  # the bot has checked that the actor is the host or a moderator
-            target = s.player(a.target)
-            if target is None or target.status != "active":
-                raise RuleError("E_NOT_PLAYER_TARGET", player=s.name(a.target))
-            self.leave(a.target, a.player)
+        if SEATING.admit(s, a, self.leave):
             self.finish()
             return
-        me = s.player(a.player)
-        if me is None:
-            raise RuleError("E_NOT_PLAYER")
-        if me.status != "active":
-            raise RuleError("E_ELIMINATED")
-        if kind == "resign":
-            self.leave(a.player, None)
-        elif isinstance(a, A.Defend):
+        phase = s.phase
+        kind = a.type
+        if isinstance(a, A.Defend):
             self.defend(a)
         elif (isinstance(a, (A.Place, A.Deploy)) and phase is Phase.SETUP_PLACE
               and s.options.setup_placement == "simultaneous"):
@@ -209,8 +213,10 @@ class _Apply:
                 raise RuleError("E_NOT_YOUR_TURN", player=s.name(s.current), phase=msg("risk.phase." + phase.value))
             if s.interrupt is not None:
                 self.gate_interrupt(kind)  # the interrupt allows exactly one command, whatever the phase
-            elif phase is Phase.SETUP_PLACE or kind not in LEGAL[phase]:
-                self.gate_phase(kind)
+            elif phase is Phase.SETUP_PLACE:
+                GATE.check(phase, kind, PLACEMENT[s.options.setup_placement])
+            else:
+                GATE.check(phase, kind)
             if phase is Phase.REINFORCE:
                 self.gate_reinforce(kind)
             HANDLERS[kind](self, a)
@@ -231,21 +237,6 @@ class _Apply:
                 raise RuleError("E_TRADE_MUST_STOP", n=len(self.s.hands[self.s.current]))
             if kind != "place":
                 raise RuleError("E_ARMIES_UNPLACED", n=self.s.pool)
-
-    def gate_phase(self, kind: str) -> None:
-        s = self.s
-        allowed = LEGAL[s.phase]
-        if s.phase is Phase.SETUP_PLACE:
-            allowed = {"one_at_a_time": ("place",), "bulk_sequential": ("place", "deploy"),
-                       "simultaneous": ("place", "deploy")}[s.options.setup_placement]
-        if kind in allowed:
-            return
-        if kind == "trade":
-            raise RuleError("E_TRADE_NOT_NOW")
-        if kind in ("move", "defend"):
-            raise RuleError("E_NOTHING_PENDING")
-        raise RuleError("E_WRONG_PHASE", action=msg("risk.command." + kind), phase=msg("risk.phase." + s.phase.value),
-                        allowed=[msg("risk.command." + k) for k in allowed])
 
     def gate_reinforce(self, kind: str) -> None:
         s = self.s

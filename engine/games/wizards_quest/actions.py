@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, TypeAdapter
 
 from engine.core.models import Action
+from engine.core.turns import Remove, Resign
 from engine.games.wizards_quest.state import Beast, Leader, TreasureKind
 
 
@@ -145,19 +146,6 @@ class End(Action):
     """`/wq end`: end the attack step and the turn."""
 
     type: Literal["end"] = "end"
-
-
-class Resign(Action):
-    """The acting seat leaves the game for good; its pieces stay as rebels (WQ-LEAVE-1)."""
-
-    type: Literal["resign"] = "resign"
-
-
-class Remove(Action):
-    """The host removes (kicks) `target`, as a resignation; the bot checks who may do this (WQ-LEAVE-1)."""
-
-    type: Literal["remove"] = "remove"
-    target: int
 
 
 WQAction = Annotated[

@@ -3,13 +3,14 @@ phases (Orc, Dragon, Mage, turn order) until a seat must decide again."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from engine.core.errors import RuleError
 from engine.core.i18n import msg
 from engine.core.models import Event
 from engine.core.players import seat_cycle, with_status
 from engine.core.rng import Rng, roll_off
+from engine.core.turns import Gate, Seating
 from engine.games.wizards_quest import actions as A
 from engine.games.wizards_quest import board as B
 from engine.games.wizards_quest import checks as C
@@ -36,6 +37,21 @@ TODO_ACTIONS: dict[str, frozenset[str]] = {
     "ring": frozenset({"mage"}),
 }
 ATTACK_ONLY = frozenset({"aid", "roll", "stop", "cancel", "capture"})
+
+
+def _game_over(s: WQState) -> RuleError | None:
+    if s.phase is not Phase.GAME_OVER:
+        return None
+    return RuleError("WQ_VAL_40", winner=", ".join(s.name(w) for w in s.winners or []) or "nobody", n=s.round)
+
+
+def _wrong_step(phase: Phase, kind: str, _allowed: Collection[str] = ()) -> RuleError:
+    return RuleError("WQ_VAL_2", action=msg(f"wq.command.{kind}"), step=msg(f"wq.step.{phase.value}"))
+
+
+SEATING: Seating[WQState] = Seating(_game_over, not_seated="WQ_VAL_1_SEAT", out="WQ_VAL_1_OUT")
+GATE: Gate[Phase] = Gate(STEP_ACTIONS, _wrong_step, {"play": "WQ_VAL_11_STEP"})
+"""WQ-VAL-2: the step's own commands; a pending forced decision narrows them further (TODO_ACTIONS)."""
 
 
 def clone(s: WQState) -> WQState:
@@ -82,32 +98,14 @@ class Apply:
 
     def run(self, a: A.Action) -> None:
         s = self.s
-        if s.phase is Phase.GAME_OVER:
-            raise RuleError("WQ_VAL_40", winner=", ".join(s.name(w) for w in s.winners or []) or "nobody",
-                            n=s.round)
-        if isinstance(a, A.Remove):  # the bot has checked that the actor is the host or a moderator
-            target = s.player(a.target)
-            if target is None or target.status != "active":
-                raise RuleError("E_NOT_PLAYER_TARGET", player=s.name(a.target))
-            self.leave(a.target, a.player)
-            return
-        me = s.player(a.player)
-        if me is None:
-            raise RuleError("WQ_VAL_1_SEAT")
-        if me.status != "active":
-            raise RuleError("WQ_VAL_1_OUT")
-        if isinstance(a, A.Resign):
-            self.leave(a.player, None)
+        if SEATING.admit(s, a, self.leave):
             return
         if a.player != s.current:
             raise RuleError("WQ_VAL_1", player=s.name(s.current), step=msg(f"wq.step.{s.phase.value}"))
         kind = a.type
         if kind == "done" and s.phase is Phase.ATTACK and s.attack is None and not s.todo:
             return  # the reinforcement's `done`, once the last man began the attack step: nothing to do (ruling 20)
-        if kind not in STEP_ACTIONS[s.phase]:
-            if kind == "play":
-                raise RuleError("WQ_VAL_11_STEP")
-            raise RuleError("WQ_VAL_2", action=msg(f"wq.command.{kind}"), step=msg(f"wq.step.{s.phase.value}"))
+        GATE.check(s.phase, kind)
         if s.todo:
             todo = s.todo[0]
             allowed = TODO_ACTIONS[todo.kind]
@@ -120,7 +118,7 @@ class Apply:
         elif kind in ATTACK_ONLY and s.attack is None:
             raise RuleError("WQ_VAL_35")
         elif kind in ("region", "mage", "capture") or (s.phase is Phase.ATTACK and kind in ("place", "buy")):
-            raise RuleError("WQ_VAL_2", action=msg(f"wq.command.{kind}"), step=msg(f"wq.step.{s.phase.value}"))
+            raise _wrong_step(s.phase, kind)
         handler: Callable[[A.Action], None] = getattr(self, "do_" + kind)
         handler(a)
 
