@@ -8,12 +8,13 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass
 
+from engine.core.events import TURN_STARTED
 from engine.core.models import Event, GameState
 from engine.core.record import GameRecord, apply_entry, start
 from engine.games import get
 
-TURN_EVENT = "turn_started"
-"""The event every ruleset emits when a seat's turn begins: replays show one frame per turn."""
+TURN_EVENT = TURN_STARTED
+"""The core's event kind every ruleset emits when a seat's turn begins: replays show one frame per turn."""
 CACHE_BYTES = 32 * 1024 * 1024
 """How many bytes of finished pictures stay in memory (the most recently used)."""
 

@@ -6,6 +6,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
 
+from engine.core.events import BoardChanged
+from engine.core.events import TurnStarted as CoreTurnStarted
 from engine.core.models import Event
 
 
@@ -64,13 +66,11 @@ class PlansRevealed(Event):
     plans: dict[int, dict[str, int]]
 
 
-class SetupFinished(Event):
+class SetupFinished(BoardChanged):
     type: Literal["setup_finished"] = "setup_finished"
 
 
-class TurnStarted(Event):
-    type: Literal["turn_started"] = "turn_started"
-    player: int
+class TurnStarted(CoreTurnStarted):
     turn: int
     base: int
     continents: list[str]
@@ -107,7 +107,7 @@ class Battle(Event):
     defender_losses: int
 
 
-class Conquered(Event):
+class Conquered(BoardChanged):
     type: Literal["conquered"] = "conquered"
     player: int
     source: str
@@ -149,7 +149,7 @@ class PlayerLeft(Event):
     removed_by: int | None = None
 
 
-class GameWon(Event):
+class GameWon(BoardChanged):
     type: Literal["game_won"] = "game_won"
     player: int
     reason: Literal["last_standing", "mission"]

@@ -6,6 +6,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
 
+from engine.core.events import BoardChanged, RoundStarted
+from engine.core.events import TurnStarted as CoreTurnStarted
 from engine.core.models import Event
 from engine.games.wizards_quest.state import Beast, Leader, TreasureKind
 
@@ -65,13 +67,8 @@ class LeaderBought(Event):
     cost: int
 
 
-class SetupFinished(Event):
+class SetupFinished(BoardChanged):
     type: Literal["setup_finished"] = "setup_finished"
-
-
-class RoundStarted(Event):
-    type: Literal["round_started"] = "round_started"
-    round: int
 
 
 class OrcGrowth(Event):
@@ -127,9 +124,7 @@ class MageMoved(Event):
     region: int
 
 
-class TurnStarted(Event):
-    type: Literal["turn_started"] = "turn_started"
-    player: int
+class TurnStarted(CoreTurnStarted):
     round: int
 
 
@@ -331,7 +326,7 @@ class TurnEnded(Event):
     player: int
 
 
-class GameOver(Event):
+class GameOver(BoardChanged):
     type: Literal["game_over"] = "game_over"
     winners: list[int]
     reason: Literal["treasures", "last_standing", "no_one_left", "round_limit"]

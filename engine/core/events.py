@@ -1,0 +1,37 @@
+"""The event kinds every game shares: the service, the replays and the renderer read them without knowing the game.
+
+A game's own event models derive from these and add their fields; the JSON stays the game's.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from engine.core.models import Event
+
+TURN_STARTED = "turn_started"
+ROUND_STARTED = "round_started"
+
+
+class BoardChanged(Event):
+    """Base of the events after which the board is drawn again: a turn begins, a place changes hands, the setup
+    or the game ends (RISK-DIG-39)."""
+
+
+class TurnStarted(BoardChanged):
+    """`player`'s turn begins; a game adds what the turn starts with (its number, reinforcements …)."""
+
+    type: Literal["turn_started"] = "turn_started"
+    player: int
+
+
+class RoundStarted(Event):
+    """A round begins: the automated phases of a game with rounds (orcs, dragon …) come before its first turn."""
+
+    type: Literal["round_started"] = "round_started"
+    round: int
+
+
+def changes_board(event: Event) -> bool:
+    """Whether the board looks different after `event`, so its picture is posted again."""
+    return isinstance(event, BoardChanged)

@@ -1,0 +1,36 @@
+"""The shared event kinds: both games' events are the core's, with their JSON unchanged."""
+
+from __future__ import annotations
+
+from engine.core.events import ROUND_STARTED, TURN_STARTED, BoardChanged, RoundStarted, TurnStarted, changes_board
+from engine.games.risk import RULESET as RISK
+from engine.games.wizards_quest import RULESET as WQ
+from engine.replays import TURN_EVENT
+
+
+def test_both_games_start_turns_with_the_core_kind() -> None:
+    risk = RISK.parse_event({"type": "turn_started", "player": 1, "turn": 2, "base": 3, "continents": [],
+                             "total": 3})
+    wq = WQ.parse_event({"type": "turn_started", "player": 1, "round": 4})
+    for event in (risk, wq):
+        assert isinstance(event, TurnStarted) and event.type == TURN_STARTED == TURN_EVENT
+    assert risk.model_dump_json() == ('{"type":"turn_started","private_to":null,"player":1,"turn":2,"base":3,'
+                                      '"continents":[],"total":3}')
+    assert wq.model_dump_json() == '{"type":"turn_started","private_to":null,"player":1,"round":4}'
+
+
+def test_rounds_start_with_the_core_event() -> None:
+    event = WQ.parse_event({"type": "round_started", "round": 3})
+    assert type(event) is RoundStarted and event.type == ROUND_STARTED
+    assert event.model_dump_json() == '{"type":"round_started","private_to":null,"round":3}'
+
+
+def test_the_board_changes_after_turns_conquests_and_the_ends() -> None:
+    risk = ({"type": "conquered", "player": 1, "source": "a", "target": "b", "previous_owner": 2},
+            {"type": "game_won", "player": 1, "reason": "last_standing"}, {"type": "setup_finished"})
+    wq = ({"type": "game_over", "winners": [1], "reason": "last_standing"}, {"type": "setup_finished"})
+    changed = [RISK.parse_event(e) for e in risk] + [WQ.parse_event(e) for e in wq]
+    assert all(isinstance(e, BoardChanged) and changes_board(e) for e in changed)
+    unchanged = [RISK.parse_event({"type": "card_drawn", "player": 1, "hand_size": 2}),
+                 WQ.parse_event({"type": "round_started", "round": 3})]
+    assert not any(changes_board(e) for e in unchanged)
