@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from engine.core.construct import trusted
 from engine.core.models import Action, Decision, Event, GameState, Seat
+from engine.core.orders import missing
 from engine.core.ruleset import Policy
 from engine.core.spec import GameSpec
 from engine.games.risk import rules, setup, timeouts
@@ -130,9 +131,9 @@ def pending(s: RiskState) -> list[Decision]:
         return [trusted(Decision, player=s.current, kind="trade" if hand >= 5 else "reinforce",
                         detail={"pool": s.pool, "hand": hand})]
     if phase is Phase.SETUP_PLACE and s.options.setup_placement == "simultaneous":
-        planned = {p: sum(s.plans.get(p, {}).values()) for p in s.active_ids()}
-        return [trusted(Decision, player=p, kind="plan", detail={"armies": s.setup_left.get(p, 0) - planned[p]})
-                for p in s.active_ids() if s.setup_left.get(p, 0) > planned[p]]
+        return [trusted(Decision, player=p, kind="plan",
+                        detail={"armies": s.setup_left[p] - sum(s.plans.get(p, {}).values())})
+                for p in missing(s.plan_book())]
     if phase is Phase.SETUP_CLAIM:
         return [trusted(Decision, player=s.current, kind="claim", detail={"unclaimed": 42 - len(s.owner)})]
     if phase is Phase.SETUP_PLACE:

@@ -10,6 +10,7 @@ from engine.core.construct import copy_model, trusted
 from engine.core.errors import RuleError
 from engine.core.i18n import msg
 from engine.core.models import Event
+from engine.core.orders import Orders, complete, draft, lock, reveal, submit, withdraw
 from engine.core.players import next_seat, with_status
 from engine.core.rng import Rng
 from engine.core.turns import Gate, Seating
@@ -38,7 +39,6 @@ HAND_LIMITED = ("place", "deploy", *LEAVING)
 _COPIES: dict[str, Callable[[Any], Any]] = {
     "setup_left": dict, "missions": dict, "standing_defence": dict, "deck": list, "discard": list,
     "hands": lambda hands: {pid: list(cards) for pid, cards in hands.items()},
-    "plans": lambda plans: {pid: dict(plan) for pid, plan in plans.items()},
 }
 """The containers an action seldom changes: `_Apply.own` copies them on first write only."""
 
@@ -338,14 +338,14 @@ class _Apply:
     def plan(self, a: A.Place | A.Deploy) -> None:
         """Simultaneous setup: build a secret plan; all plans are revealed together (RISK-SET-27).
 
-        `place` adds to the plan; `deploy` adds its placements and auto-places the rest, completing it.
+        `place` adds to the plan; `deploy` adds its placements and auto-places the rest, completing it. A
+        complete plan is locked (`RiskState.plan_book`): it can no longer change.
         """
         s = self.s
-        left = s.setup_left.get(a.player, 0)
-        plan = self.own("plans").setdefault(a.player, {})
+        book = s.plan_book()
+        plan = dict(draft(book, a.player, locked_error="E_PLAN_DONE", outside_error="E_PLAN_DONE") or {})
+        left = s.setup_left[a.player]
         room = left - sum(plan.values())
-        if room <= 0:
-            raise RuleError("E_PLAN_DONE")
         if isinstance(a, A.Place):
             added = self.validated_plan(A.Deploy(player=a.player, placements={a.territory: a.count}), room)
         else:
@@ -355,29 +355,25 @@ class _Apply:
         for t, n in added.items():
             plan[t] = plan.get(t, 0) + n
             self.emit(trusted(E.Planned, private_to=a.player, territory=t, count=n))
+        book = submit(book, a.player, plan)
         if sum(plan.values()) == left:
+            book = lock(book, a.player)
             self.emit(trusted(E.PlanSubmitted, player=a.player))
-            if not self.planning():
-                self.reveal_plans()
+        self.set(plans=book.drafts)
+        if complete(book):
+            self.reveal_plans(book)
 
-    def planning(self) -> list[int]:
-        """Players whose simultaneous-setup plan is not complete yet."""
-        s = self.s
-        return [p for p in s.active_ids()
-                if s.setup_left.get(p, 0) > sum(s.plans.get(p, {}).values())]
-
-    def reveal_plans(self) -> None:
+    def reveal_plans(self, book: Orders[dict[str, int]]) -> None:
+        """Every plan at once, placed in seat order; the plans are spent (RISK-SET-27)."""
         s = self.s
         revealed: dict[int, dict[str, int]] = {}
-        for pid in s.active_ids():
-            plan = dict(s.plans.get(pid, {}))
-            left = s.setup_left.get(pid, 0) - sum(plan.values())
-            for t, n in spread(self.b, s, pid, left).items():  # unplaced armies are auto-placed
-                plan[t] = plan.get(t, 0) + n
-            for t, n in plan.items():
+        plans = dict(reveal(book))
+        for pid in s.active_ids():  # a seat with nothing to place reveals an empty plan
+            placed = dict(plans.get(pid) or {})
+            for t, n in placed.items():
                 s.armies[t] += n
             self.own("setup_left")[pid] = 0
-            revealed[pid] = plan
+            revealed[pid] = placed
         self.set(plans={})
         self.emit(trusted(E.PlansRevealed, plans=revealed))
         self.finish_setup()
@@ -727,8 +723,9 @@ class _Apply:
         discard.extend(s.hands.get(pid, []))
         self.rng.shuffle(discard)
         self.own("hands")[pid] = []
-        for field in ("missions", "setup_left", "plans", "standing_defence"):
+        for field in ("missions", "setup_left", "standing_defence"):
             self.own(field).pop(pid, None)
+        self.set(plans=withdraw(s.plan_book(), pid).drafts)
         self.emit(trusted(E.PlayerLeft, player=pid, removed_by=removed_by))
         self.convert_destroy_missions(pid, exempt=None, reason="target_left")
         if self.check_victory():
@@ -760,8 +757,9 @@ class _Apply:
     def setup_after_leave(self, pid: int, was_current: bool) -> None:
         s = self.s
         if s.phase is Phase.SETUP_PLACE and s.options.setup_placement == "simultaneous":
-            if not self.planning():
-                self.reveal_plans()
+            book = s.plan_book()
+            if complete(book):
+                self.reveal_plans(book)
             return
         if not was_current:
             return

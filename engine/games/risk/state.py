@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.core.orders import Orders
 from engine.core.players import Player, SeatedState
 
 NEUTRAL = 0
@@ -69,6 +70,10 @@ class RiskPlayer(Player):
     """A Risk seat: the core's player, nothing added."""
 
 
+PLANS = Orders[dict[str, int]]
+"""Placement plans: territory → armies, per seat."""
+
+
 class RiskState(SeatedState):
     schema_version: int = 2
     """2: a battle round's dice come from one draw (engine/games/risk/dice.py); 1: one draw per die."""
@@ -91,7 +96,7 @@ class RiskState(SeatedState):
     """Two-player setup: own armies placed this setup turn."""
     setup_neutral_placed: bool = False
     plans: dict[int, dict[str, int]] = Field(default_factory=dict)
-    """Simultaneous setup: the secret placement plans submitted so far."""
+    """Simultaneous setup: the secret placement plans submitted so far (the drafts of `plan_book`)."""
     hands: dict[int, list[str]] = Field(default_factory=dict)
     deck: list[str] = Field(default_factory=list)
     """Draw pile; the first element is the top card."""
@@ -112,6 +117,18 @@ class RiskState(SeatedState):
 
     def name(self, pid: int | None) -> str:
         return "Neutral" if pid == NEUTRAL else super().name(pid)
+
+    def plan_book(self) -> Orders[dict[str, int]]:
+        """Simultaneous setup's plans as the core's secret orders (RISK-SET-27).
+
+        `plans` holds the drafts; the seats that order are those with armies to place or a plan. A plan is
+        locked once it places every army its player has left: the rules have no lock of their own, so the lock
+        is not stored.
+        """
+        plans, left = self.plans, self.setup_left
+        seats = [p for p in self.active_ids() if left.get(p, 0) > 0 or p in plans]
+        return PLANS(seats=seats, drafts=plans,
+                     locked=[p for p in seats if sum(plans.get(p, {}).values()) >= left.get(p, 0)])
 
     def territories_of(self, pid: int) -> list[str]:
         return [t for t, o in self.owner.items() if o == pid]

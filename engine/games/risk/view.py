@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.orders import redact
 from engine.games.risk.state import Phase, RiskState
 
 
@@ -11,12 +12,13 @@ def view(s: RiskState, viewer: int | None) -> dict[str, Any]:
     data = s.model_dump(mode="json", exclude={"rng", "deck", "hands", "missions", "plans", "standing_defence"})
     data["deck_size"] = len(s.deck)
     data["hand_sizes"] = {str(pid): len(cards) for pid, cards in s.hands.items()}
-    data["plans_submitted"] = sorted(p for p, plan in s.plans.items() if sum(plan.values()) == s.setup_left.get(p))
+    plans = redact(s.plan_book(), viewer)
+    data["plans_submitted"] = sorted(plans["locked"])
     over = s.phase is Phase.GAME_OVER
     if viewer is not None and viewer in s.hands:
         data["hand"] = list(s.hands[viewer])
-        if viewer in s.plans:
-            data["plan"] = dict(s.plans[viewer])
+        if "orders" in plans:
+            data["plan"] = dict(plans["orders"])
     if over:
         data["missions"] = {str(pid): m for pid, m in s.missions.items()}
     elif viewer is not None and viewer in s.missions:
