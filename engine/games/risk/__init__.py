@@ -132,7 +132,7 @@ def pending(s: RiskState) -> list[Decision]:
                         detail={"pool": s.pool, "hand": hand})]
     if phase is Phase.SETUP_PLACE and s.options.setup_placement == "simultaneous":
         return [trusted(Decision, player=p, kind="plan",
-                        detail={"armies": s.setup_left[p] - sum(s.plans.get(p, {}).values())})
+                        detail={"armies": s.unplanned(p)})
                 for p in missing(s.plan_book())]
     if phase is Phase.SETUP_CLAIM:
         return [trusted(Decision, player=s.current, kind="claim", detail={"unclaimed": 42 - len(s.owner)})]

@@ -69,7 +69,7 @@ class RandomPolicy:
             if s.options.setup_placement == "one_at_a_time":
                 return trusted(A.Place, player=pid, territory=rng.choice(own))
             plan: dict[str, int] = {}
-            for _ in range(s.setup_left[pid] - sum(s.plans.get(pid, {}).values())):
+            for _ in range(s.unplanned(pid)):
                 t = rng.choice(own)
                 plan[t] = plan.get(t, 0) + 1
             return trusted(A.Deploy, player=pid, placements=plan)
@@ -206,7 +206,7 @@ class BaselinePolicy:
 
             return A.Claim(player=pid, territory=max(free, key=claim_value))
         if s.phase is Phase.SETUP_PLACE and s.options.setup_placement != "one_at_a_time":
-            room = s.setup_left[pid] - sum(s.plans.get(pid, {}).values())
+            room = s.unplanned(pid)
             return A.Deploy(player=pid, placements={self.best_place(s, pid): room})
         if s.phase is Phase.SETUP_PLACE:
             return A.Place(player=pid, territory=self.best_place(s, pid))

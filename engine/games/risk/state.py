@@ -130,5 +130,9 @@ class RiskState(SeatedState):
         return PLANS(seats=seats, drafts=plans,
                      locked=[p for p in seats if sum(plans.get(p, {}).values()) >= left.get(p, 0)])
 
+    def unplanned(self, pid: int) -> int:
+        """Armies `pid` has still to put into its simultaneous-setup plan (all it has left in any other setup)."""
+        return self.setup_left.get(pid, 0) - sum(self.plans.get(pid, {}).values())
+
     def territories_of(self, pid: int) -> list[str]:
         return [t for t, o in self.owner.items() if o == pid]

@@ -40,7 +40,7 @@ def timeout_actions(board: RiskMap, s: RiskState, pid: int) -> list[A.Action]:
         free = next(t for t in board.ids if t not in s.owner)
         return [A.Claim(player=pid, territory=free)]
     if s.phase is Phase.SETUP_PLACE:
-        left = s.setup_left[pid] - sum(s.plans.get(pid, {}).values())
+        left = s.unplanned(pid)
         if s.options.setup_placement == "one_at_a_time":
             return [A.Place(player=pid, territory=fewest_border(board, s, pid))]
         return [A.Deploy(player=pid, placements=spread(board, s, pid, left))]
