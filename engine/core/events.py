@@ -32,6 +32,14 @@ class RoundStarted(Event):
     round: int
 
 
+class PlayerLeft(Event):
+    """A seat resigned, or the host removed it (`removed_by`): what the `leave` hook of a game emits."""
+
+    type: Literal["player_left"] = "player_left"
+    player: int
+    removed_by: int | None = None
+
+
 def changes_board(event: Event) -> bool:
     """Whether the board looks different after `event`, so its picture is posted again."""
     return isinstance(event, BoardChanged)

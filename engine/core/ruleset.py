@@ -14,8 +14,25 @@ from engine.core.models import Action, Decision, Event, GameState, Seat
 class Ruleset(Protocol):
     """A game's rules: pure functions over immutable states.
 
-    Every game accepts two actions the bot issues for any game: `{"type": "resign"}` (the acting seat leaves)
-    and `{"type": "remove", "target": seat}` (the host removes a seat); the rules decide what happens to it.
+    What the core needs from a game, beyond these methods:
+
+    - Its state derives from `engine.core.players.SeatedState`, with `players` in seat order (a model derived
+      from `Player`); seat cycling is `next_seat` / `SeatedState.next_active`.
+    - Its action union includes the core's `Resign` (`{"type": "resign"}`: the acting seat leaves) and `Remove`
+      (`{"type": "remove", "target": seat}`: the host removes a seat), which the bot issues for any game.
+      `apply` starts with the game's `engine.core.turns.Seating.admit(state, action, leave)`: it raises the
+      game-over error, then checks the removal's target (E_NOT_PLAYER_TARGET) and the actor's seat (the game's
+      codes, E_NOT_PLAYER and E_ELIMINATED by default), and carries a resignation or removal out through the
+      game's **`leave(pid, removed_by)` hook**: on the working copy of the state, it settles what the leaver
+      owned and held (pieces, cards, secret orders: `orders.withdraw`) and, if the turn was theirs, moves it
+      on; `removed_by` is None for a resignation. The hook emits the game's own `player_left` event.
+    - A phase gate declared as an `engine.core.turns.Gate` (phase → allowed action types, and the errors).
+    - Its events derive from the shared kinds in `engine.core.events` where they mean the same: `TurnStarted`
+      (which replays and the service count turns by), `RoundStarted`, and `BoardChanged` for the events after
+      which the board is drawn again.
+    - A simultaneous step keeps its secret orders in an `engine.core.orders.Orders` book: the book's `missing`
+      seats are its pending decisions, `timeout_action` gives an absent seat's stand-in orders (they lock it),
+      and `view` shows a seat only its own orders (`orders.redact`).
     """
 
     name: str

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
 
-from engine.core.events import BoardChanged
+from engine.core.events import BoardChanged, PlayerLeft
 from engine.core.events import TurnStarted as CoreTurnStarted
 from engine.core.models import Event
 
@@ -141,12 +141,6 @@ class CardDrawn(Event):
 class DeckReshuffled(Event):
     type: Literal["deck_reshuffled"] = "deck_reshuffled"
     cards: int
-
-
-class PlayerLeft(Event):
-    type: Literal["player_left"] = "player_left"
-    player: int
-    removed_by: int | None = None
 
 
 class GameWon(BoardChanged):

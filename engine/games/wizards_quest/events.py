@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, TypeAdapter
 
 from engine.core.events import BoardChanged, RoundStarted
+from engine.core.events import PlayerLeft as CorePlayerLeft
 from engine.core.events import TurnStarted as CoreTurnStarted
 from engine.core.models import Event
 from engine.games.wizards_quest.state import Beast, Leader, TreasureKind
@@ -312,12 +313,9 @@ class Eliminated(Event):
     player: int
 
 
-class PlayerLeft(Event):
+class PlayerLeft(CorePlayerLeft):
     """A player resigned, or the host removed them (`removed_by`); `rebels` are the pieces left behind."""
 
-    type: Literal["player_left"] = "player_left"
-    player: int
-    removed_by: int | None = None
     rebels: dict[str, int] = Field(default_factory=dict)
 
 

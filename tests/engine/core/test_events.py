@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from engine.core.events import ROUND_STARTED, TURN_STARTED, BoardChanged, RoundStarted, TurnStarted, changes_board
+from engine.core.events import (
+    ROUND_STARTED,
+    TURN_STARTED,
+    BoardChanged,
+    PlayerLeft,
+    RoundStarted,
+    TurnStarted,
+    changes_board,
+)
 from engine.games.risk import RULESET as RISK
 from engine.games.wizards_quest import RULESET as WQ
 from engine.replays import TURN_EVENT
@@ -34,3 +42,12 @@ def test_the_board_changes_after_turns_conquests_and_the_ends() -> None:
     unchanged = [RISK.parse_event({"type": "card_drawn", "player": 1, "hand_size": 2}),
                  WQ.parse_event({"type": "round_started", "round": 3})]
     assert not any(changes_board(e) for e in unchanged)
+
+
+def test_both_games_tell_a_departure_with_the_core_event() -> None:
+    risk = RISK.parse_event({"type": "player_left", "player": 1, "removed_by": 2})
+    wq = WQ.parse_event({"type": "player_left", "player": 1, "rebels": {"1.1": 2}})
+    assert isinstance(risk, PlayerLeft) and isinstance(wq, PlayerLeft)
+    assert risk.model_dump_json() == '{"type":"player_left","private_to":null,"player":1,"removed_by":2}'
+    assert wq.model_dump_json() == ('{"type":"player_left","private_to":null,"player":1,"removed_by":null,'
+                                    '"rebels":{"1.1":2}}')
