@@ -54,7 +54,8 @@ class Seating(Generic[S]):
         over = self.game_over(state)
         if over is not None:
             raise over
-        if isinstance(action, Remove):
+        kind = action.type  # runs before every action: the type name is tested first, isinstance only on a match
+        if kind == "remove" and isinstance(action, Remove):
             target = state.player(action.target)
             if target is None or target.status != ACTIVE:
                 raise RuleError("E_NOT_PLAYER_TARGET", player=state.name(action.target))
@@ -65,7 +66,7 @@ class Seating(Generic[S]):
             raise RuleError(self.not_seated)
         if me.status != ACTIVE:
             raise RuleError(self.out)
-        if isinstance(action, Resign):
+        if kind == "resign" and isinstance(action, Resign):
             leave(action.player, None)
             return True
         return False
