@@ -55,8 +55,10 @@ class SeatedState(GameState):
         return [p.id for p in self.players if p.status == ACTIVE]
 
     def next_active(self, after: int, *, including: bool = False) -> int:
-        """The next seat still playing after `after` round the table (see `next_seat`)."""
-        return next_seat(self.seat_order(), after, self.active_ids(), including=including)
+        """The next seat still playing after `after` round the table (see `next_seat`); `after` itself when
+        nobody plays, which no game in progress reaches."""
+        seat = next_seat(self.seat_order(), after, self.active_ids(), including=including)
+        return after if seat is None else seat
 
 
 def with_status(players: Sequence[P], pid: int, status: Status) -> list[P]:
@@ -70,13 +72,14 @@ def seat_cycle(order: Sequence[int], start: int) -> list[int]:
     return [*order[k:], *order[:k]]
 
 
-def next_seat(order: Sequence[int], after: int, eligible: Collection[int], *, including: bool = False) -> int:
+def next_seat(order: Sequence[int], after: int, eligible: Collection[int], *,
+              including: bool = False) -> int | None:
     """The first seat of `eligible` after `after` round the table (`after` itself comes last, or first with
-    `including`); `after` when none is eligible."""
+    `including`); None when none is eligible."""
     k = order.index(after)
     n = len(order)
     for step in range(0 if including else 1, n + (0 if including else 1)):
         seat = order[(k + step) % n]
         if seat in eligible:
             return seat
-    return after
+    return None

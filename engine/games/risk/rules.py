@@ -385,7 +385,7 @@ class _Apply:
         if not waiting:
             self.finish_setup()
         else:
-            self.set(current=next_seat(s.seat_order(), last, waiting))
+            self.set(current=next_seat(s.seat_order(), last, waiting) or last)
 
     def do_place_neutral(self, a: A.PlaceNeutral) -> None:
         s = self.s

@@ -8,7 +8,7 @@ from collections.abc import Callable, Collection
 from engine.core.errors import RuleError
 from engine.core.i18n import msg
 from engine.core.models import Event
-from engine.core.players import seat_cycle, with_status
+from engine.core.players import next_seat, seat_cycle, with_status
 from engine.core.rng import Rng, roll_off
 from engine.core.turns import Gate, Seating
 from engine.games.wizards_quest import actions as A
@@ -189,12 +189,11 @@ class Apply:
     def next_hider(self, first: bool = False) -> None:
         """The next seat round the table that still holds a treasure to hide, or on to deployment."""
         s = self.s
-        holders = {t.hider for t in s.treasures if t.location is None}
-        cycle = seat_cycle(s.seat_order(), s.current)
-        for pid in cycle if first else cycle[1:] + cycle[:1]:
-            if pid in holders:
-                s.current = pid
-                return
+        holder = next_seat(s.seat_order(), s.current, {t.hider for t in s.treasures if t.location is None},
+                           including=first)
+        if holder is not None:
+            s.current = holder
+            return
         s.phase = Phase.SETUP_DEPLOY
         s.current = s.setup_leader
         self.next_batch(first=True)
@@ -224,13 +223,12 @@ class Apply:
     def next_batch(self, first: bool = False) -> None:
         """Deploy starting men in batches, round the table from the setup leader (WQ-SET-8)."""
         s = self.s
-        cycle = seat_cycle(s.seat_order(), s.current)
-        for pid in cycle if first else cycle[1:] + cycle[:1]:
-            if s.setup_left.get(pid, 0) > 0:
-                s.current = pid
-                s.pool = min(self.p.deploy_batch, s.setup_left[pid])
-                s.setup_left[pid] -= s.pool
-                return
+        pid = next_seat(s.seat_order(), s.current, {p for p, n in s.setup_left.items() if n > 0}, including=first)
+        if pid is not None:
+            s.current = pid
+            s.pool = min(self.p.deploy_batch, s.setup_left[pid])
+            s.setup_left[pid] -= s.pool
+            return
         s.pool = 0
         s.setup_left = {}
         self.rng.shuffle(s.deck)

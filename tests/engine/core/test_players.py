@@ -59,7 +59,7 @@ def test_next_seat_skips_the_ineligible_and_wraps() -> None:
     assert next_seat(order, 3, {3}) == 3  # only the seat itself: it comes last
     assert next_seat(order, 3, {3, 1}, including=True) == 3
     assert next_seat(order, 3, {1}, including=True) == 1
-    assert next_seat(order, 3, set()) == 3
+    assert next_seat(order, 3, set()) is None
 
 
 def test_next_active_follows_the_statuses() -> None:
@@ -68,3 +68,4 @@ def test_next_active_follows_the_statuses() -> None:
     assert t.next_active(40) == 10
     assert t.next_active(20, including=True) == 40
     assert t.next_active(10, including=True) == 10
+    assert table("eliminated", "resigned").next_active(10) == 10  # nobody plays: the game is over
