@@ -23,6 +23,7 @@ from engine.games.risk.state import NEUTRAL, Interrupt, Phase, RiskState
 
 LEGAL: dict[Phase, tuple[str, ...]] = {
     Phase.SETUP_CLAIM: ("claim", "place"),
+    Phase.SETUP_PLACE: ("place", "deploy"),
     Phase.SETUP_PLACE_2P: ("place", "place_neutral"),
     Phase.REINFORCE: ("trade", "place", "deploy", "attack", "end_attack", "fortify", "end_turn"),
     Phase.ATTACK: ("attack", "end_attack", "fortify", "end_turn"),
@@ -30,7 +31,7 @@ LEGAL: dict[Phase, tuple[str, ...]] = {
 }
 PLACEMENT: dict[str, tuple[str, ...]] = {"one_at_a_time": ("place",), "bulk_sequential": ("place", "deploy"),
                                          "simultaneous": ("place", "deploy")}
-"""What SETUP_PLACE allows, by the `setup_placement` option (RISK-SET-25 … SET-27)."""
+"""SETUP_PLACE's commands narrowed by the `setup_placement` option (RISK-SET-25 … SET-27)."""
 LEAVING = ("attack", "end_attack", "fortify", "end_turn")
 HAND_LIMITED = ("place", "deploy", *LEAVING)
 """What a player holding five or more cards may not do before trading (RISK-CARD-14)."""
