@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.core.models import Action, Event, Seat
+from engine.core.models import Action, Event, Seat, json_text
 from engine.core.play import play_out
 from engine.games.risk import RULESET, RiskOptions, RiskState
 
@@ -72,7 +72,7 @@ def apply_latency(games: int, options: RiskOptions, seed: int) -> tuple[list[flo
         t = time.perf_counter()
         RULESET.apply(state, action)
         timings.append(time.perf_counter() - t)
-    biggest = max(len(s.model_dump_json()) for s, _ in random.Random(seed).sample(steps, min(2000, len(steps))))
+    biggest = max(len(json_text(s)) for s, _ in random.Random(seed).sample(steps, min(2000, len(steps))))
     return timings, biggest
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.core.models import Event, Seat, canonical_json
+from engine.core.models import Event, Seat, canonical_json, to_json
 from engine.core.play import play_out
 from engine.games.risk import RULESET, RiskOptions
 
@@ -53,7 +53,7 @@ def fingerprint(seeds: int, max_actions: int) -> tuple[int, str]:
         state, _ = play_out(RULESET, state, {s.id: RULESET.policy(policy) for s in seats}, seed,
                             max_actions=max_actions, on_step=events_into(events))
         digest.update(state.digest().encode())
-        digest.update(canonical_json([e.model_dump(mode="json") for e in events]).encode())
+        digest.update(canonical_json([to_json(e) for e in events]).encode())
         games += 1
     return games, digest.hexdigest()[:16]
 

@@ -9,7 +9,7 @@ and keeps territories as list indices: the least work these games can take in Py
 are the engine's own (`roll_round`), so that both draw their dice alike. Its games are about as
 long as the engine's (it prints their actions and turns), but it is not the rules and plays no one's games.
 
-It runs twice: bare, and building the pydantic objects the engine makes at every step (the pending decision,
+It runs twice: bare, and building the plain objects the engine makes at every step (the pending decision,
 the action and its events: one per battle round, two per conquest, one or two per other decision). That is
 five objects a decision, as in the engine's games. The engine, and pyrisk with --pyrisk, play the same
 number of games, alternating game by game, so that a slower minute of a shared machine hits all alike.
@@ -27,7 +27,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.core.construct import trusted
 from engine.core.models import Decision, Seat
 from engine.core.play import play_out
 from engine.core.rng import Rng, RngState
@@ -70,14 +69,14 @@ class BareGame:
         """A decision: the engine builds the pending decision, the action and its events."""
         self.actions += 1
         if self.objects:
-            trusted(Decision, player=1, kind="attack")
-            trusted(A.Attack, player=1, source="alaska", target="kamchatka", dice=None, until="conquer", move="max")
+            Decision(player=1, kind="attack")
+            A.Attack(player=1, source="alaska", target="kamchatka", dice=None, until="conquer", move="max")
             self.emit(events)
 
     def emit(self, events: int) -> None:
         if self.objects:
             for _ in range(events):
-                trusted(E.Moved, player=1, source="alaska", target="kamchatka", count=3, kind="occupy")
+                E.Moved(player=1, source="alaska", target="kamchatka", count=3, kind="occupy")
 
     def play(self) -> None:
         self.setup()
@@ -252,7 +251,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--pyrisk", type=Path, help="a checkout of chronitis/pyrisk to measure in the same run")
     args = parser.parse_args()
-    runs = [Timed("bare loop", bare(objects=False)), Timed("bare loop + the engine's pydantic objects",
+    runs = [Timed("bare loop", bare(objects=False)), Timed("bare loop + the engine's objects",
                                                         bare(objects=True)), Timed("the engine", ours)]
     if args.pyrisk:
         runs.append(Timed("pyrisk, no cards", pyrisk(args.pyrisk)))

@@ -52,10 +52,12 @@ import aiosqlite
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from dataclasses import replace
+
 from bot import GameMasterBot, Settings
 from engine.core.errors import RuleError
 from engine.core.i18n import translate
-from engine.core.models import Action, Seat
+from engine.core.models import Action, Seat, to_json
 from engine.games.risk import RULESET, RiskState
 from engine.games.risk import actions as A
 from engine.games.risk.rules import valid_sets
@@ -267,7 +269,7 @@ def choose_action(state: RiskState, pid: int, rng: random.Random) -> Action:
     """The baseline policy's choice; an optional trade is skipped (the policy sees an empty hand)."""
     view = state
     if not must_trade(state, pid) and valid_sets(RULESET.board, state.hands.get(pid, [])):
-        view = state.model_copy(update={"hands": {**state.hands, pid: []}})
+        view = replace(state, hands={**state.hands, pid: []})
     return POLICY.choose(view, pid, rng)
 
 
@@ -490,7 +492,7 @@ async def policy_move(service: GameService, game: Game, seed: int, tag: str) -> 
         return None
     rng = random.Random(seed * 1_000_003 + game.index * 10_007 + state.seq)
     action = POLICY.choose(state, game.human, rng)
-    return await service.act(game.channel_id, game.human, action.model_dump(mode="json"),
+    return await service.act(game.channel_id, game.human, to_json(action),
                              f"{tag}-{game.index}-{state.seq}")
 
 

@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.core.models import Action, Event, GameState, Seat
+from engine.core.models import Action, Event, GameState, Seat, to_json
 from engine.core.play import play_out
 from engine.core.record import GameRecord
 from engine.core.ruleset import Ruleset
@@ -44,7 +44,7 @@ def record(game: str, players: int, options: BaseModel, turns: int) -> GameRecor
         actions, begun = play(ruleset, state, seed)
         if len(begun) > turns:
             return GameRecord(game=game, seed=seed, options=options.model_dump(mode="json"), seats=seats,
-                              actions=[a.model_dump(mode="json") for a in actions[:begun[turns]]],
+                              actions=[to_json(a) for a in actions[:begun[turns]]],
                               schema_version=state.schema_version)
     raise SystemExit(f"no {game} game of seeds 1–{MAX_SEEDS} lasts {turns} turns")
 

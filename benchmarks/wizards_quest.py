@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.core.models import Action, Seat
+from engine.core.models import Action, Seat, json_text
 from engine.core.play import play_out
 from engine.games.wizards_quest import RULESET, WQOptions, WQState
 
@@ -53,7 +53,7 @@ def main() -> None:
             t = time.perf_counter()
             RULESET.apply(state, action)
             timings.append(time.perf_counter() - t)
-        biggest = max(len(s.model_dump_json()) for s, _ in steps[:: max(1, len(steps) // 2000)])
+        biggest = max(len(json_text(s)) for s, _ in steps[:: max(1, len(steps) // 2000)])
         print(f"    apply: median {statistics.median(timings) * 1e6:.0f} µs over {len(timings)} actions; "
               f"largest state JSON {biggest / 1024:.1f} KB")
 

@@ -22,7 +22,7 @@ import discord
 from discord.ext import commands
 
 from cogs.common import mentions, service_of_bot, settings_of_bot
-from engine.core.models import Event, GameState
+from engine.core.models import Event, GameState, from_json
 from engine.games import get
 from engine.service import GameService, Post, Queued
 from engine.service.news import chunks
@@ -189,7 +189,7 @@ class Delivery(commands.Cog):
         if png:
             return post.messages, png
         ruleset = get(post.game)
-        board = ruleset.text_board(ruleset.state_model.model_validate(post.state))
+        board = ruleset.text_board(from_json(ruleset.state_model, post.state))
         return [*post.messages, *chunks(board.splitlines())], None
 
     def _view(self, post: Post) -> Any:
@@ -197,7 +197,7 @@ class Delivery(commands.Cog):
         if not post.controls or post.state is None or controls is None:
             return discord.utils.MISSING
         ruleset = get(post.game)
-        view = controls(ruleset.state_model.model_validate(post.state), [ruleset.parse_event(e) for e in post.events])
+        view = controls(from_json(ruleset.state_model, post.state), [ruleset.parse_event(e) for e in post.events])
         return view if view is not None else discord.utils.MISSING
 
 

@@ -7,6 +7,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
@@ -79,8 +80,8 @@ def cmd_apply(args: argparse.Namespace) -> int:
     if not isinstance(actions, list):
         raise Refused(f"{args.actions}: expected an action (a JSON object) or an array of actions")
     if args.dice:
-        rng = state.rng.model_copy(update={"forced": args.dice + list(state.rng.forced)})
-        state = state.model_copy(update={"rng": rng})
+        rng = replace(state.rng, forced=args.dice + list(state.rng.forced))
+        state = replace(state, rng=rng)
     for index, data in enumerate(actions):
         kind = data.get("type") if isinstance(data, dict) else None
         where = f"action {index}" + (f" ({kind})" if isinstance(kind, str) else "")

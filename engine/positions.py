@@ -10,7 +10,7 @@ from pydantic import ValidationError
 
 from engine.core.check import quoted
 from engine.core.errors import FormatError
-from engine.core.models import GameState
+from engine.core.models import GameState, from_json, json_text
 from engine.core.record import GameRecord
 from engine.core.ruleset import Ruleset
 from engine.games import NAMES, get
@@ -45,7 +45,7 @@ def load_position(data: Any) -> tuple[Ruleset, GameState]:
         raise FormatError("schema_version", f"{version} is newer than this engine reads "
                                             f"({ruleset.state_model.newest_schema()} at most)")
     try:
-        state = ruleset.state_model.model_validate(data)
+        state = from_json(ruleset.state_model, data)
     except ValidationError as err:
         raise FormatError.of(err) from None
     if state.schema_version < 1:
@@ -64,7 +64,7 @@ def load_record(data: Any) -> tuple[Ruleset, GameRecord]:
 
 
 def dump_position(state: GameState) -> str:
-    return state.model_dump_json(indent=2)
+    return json_text(state, indent=2)
 
 
 def read_json(path: str | Path) -> Any:

@@ -1,14 +1,23 @@
-"""Base models shared by every ruleset: seats, state, actions, events, decisions."""
+"""Base models shared by every ruleset: seats, state, actions, events, decisions, and their JSON edge.
+
+States, actions, events and decisions are plain slotted dataclasses: the rules build and read them without any
+library in between. Pydantic checks and writes them only at the edges (positions, records, the store, Discord
+and CLI input), through one cached `TypeAdapter` per type: `from_json`, `to_json`, `json_text`.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, ClassVar
+from dataclasses import dataclass, field, fields
+from functools import cache
+from typing import Any, ClassVar, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from engine.core.rng import RngState
+
+T = TypeVar("T")
 
 
 class Seat(BaseModel):
@@ -23,7 +32,29 @@ class Seat(BaseModel):
     """A colour the player asked for in the lobby; the ruleset assigns one otherwise."""
 
 
-class GameState(BaseModel):
+@cache
+def adapter(kind: Any) -> TypeAdapter[Any]:
+    """The pydantic adapter of a type (a dataclass, a union …), built once: its schema is costly to make."""
+    return TypeAdapter(kind)
+
+
+def from_json(kind: type[T], data: Any) -> T:
+    """`data` (parsed JSON, or Python values) validated into `kind`; raises pydantic's ValidationError."""
+    return adapter(kind).validate_python(data)  # type: ignore[no-any-return]
+
+
+def to_json(obj: Any, *, exclude: set[str] | None = None) -> Any:
+    """`obj` as JSON-ready Python values, fields in declaration order (a base class's fields first)."""
+    return adapter(type(obj)).dump_python(obj, mode="json", exclude=exclude)
+
+
+def json_text(obj: Any, *, indent: int | None = None) -> str:
+    """`obj` as JSON text, as the store, positions and records write it."""
+    return adapter(type(obj)).dump_json(obj, indent=indent).decode()
+
+
+@dataclass(slots=True, kw_only=True)
+class GameState:
     """Base of every game's state: JSON-serialisable, versioned, carrying its own dice."""
 
     schema_version: int = 1
@@ -41,7 +72,7 @@ class GameState(BaseModel):
     @classmethod
     def newest_schema(cls) -> int:
         """The newest schema of this game's positions that this engine reads: the one it writes."""
-        return int(cls.model_fields["schema_version"].default)
+        return int(next(f.default for f in fields(cls) if f.name == "schema_version"))  # type: ignore[call-overload]
 
     @classmethod
     def too_new(cls, version: object) -> bool:
@@ -50,35 +81,34 @@ class GameState(BaseModel):
 
     def digest(self) -> str:
         """A short stable fingerprint of the whole position."""
-        return hashlib.sha256(canonical_json(self.model_dump(mode="json")).encode()).hexdigest()[:16]
+        return hashlib.sha256(canonical_json(to_json(self)).encode()).hexdigest()[:16]
 
 
-class Action(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Action:
     """Base of every action: the acting seat and a `type` discriminator."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    __pydantic_config__: ClassVar[ConfigDict] = ConfigDict(extra="forbid")
 
     type: str
     player: int
 
 
-class Event(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
     """Something that happened. `private_to` marks an event only that seat may see."""
-
-    model_config = ConfigDict(frozen=True)
 
     type: str
     private_to: int | None = None
 
 
-class Decision(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Decision:
     """Who must decide what next: drives pings, buttons, autocomplete, AI seats and deadlines."""
-
-    model_config = ConfigDict(frozen=True)
 
     player: int
     kind: str
-    detail: dict[str, Any] = Field(default_factory=dict)
+    detail: dict[str, Any] = field(default_factory=dict)
 
 
 def canonical_json(data: Any) -> str:

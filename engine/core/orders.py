@@ -13,9 +13,8 @@ the book. Views show a seat its own orders and everyone who has locked, never an
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core.errors import RuleError
 
@@ -28,16 +27,15 @@ OUTSIDE = "E_NO_ORDERS"
 """The default code for a seat that has nothing to order in this step."""
 
 
-class Orders(BaseModel, Generic[T]):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Orders(Generic[T]):
     """One simultaneous step's book: who orders, each seat's orders so far, and who has locked them."""
-
-    model_config = ConfigDict(frozen=True)
 
     seats: list[int]
     """The seats that order in this step, in seat order."""
-    drafts: dict[int, T] = Field(default_factory=dict)
+    drafts: dict[int, T] = field(default_factory=dict)
     """Each seat's orders so far: secret until revealed."""
-    locked: list[int] = Field(default_factory=list)
+    locked: list[int] = field(default_factory=list)
     """The seats whose orders are final, in seat order: public."""
 
 
@@ -58,21 +56,21 @@ def submit(book: Orders[T], seat: int, orders: T, *, locked_error: str = LOCKED,
            outside_error: str = OUTSIDE) -> Orders[T]:
     """The book with `seat`'s orders set to `orders` (its first orders, or a revision); refused once locked."""
     _open(book, seat, locked_error, outside_error)
-    return book.model_copy(update={"drafts": {**book.drafts, seat: orders}})
+    return replace(book, drafts={**book.drafts, seat: orders})
 
 
 def lock(book: Orders[T], seat: int, *, locked_error: str = LOCKED, outside_error: str = OUTSIDE) -> Orders[T]:
     """The book with `seat`'s orders final (a seat may lock without ordering: it orders nothing)."""
     _open(book, seat, locked_error, outside_error)
     done = set(book.locked) | {seat}
-    return book.model_copy(update={"locked": [p for p in book.seats if p in done]})
+    return replace(book, locked=[p for p in book.seats if p in done])
 
 
 def withdraw(book: Orders[T], seat: int) -> Orders[T]:
     """The book without `seat` (it left the game): it no longer orders, and its orders are dropped."""
-    return book.model_copy(update={"seats": [p for p in book.seats if p != seat],
-                                   "drafts": {p: o for p, o in book.drafts.items() if p != seat},
-                                   "locked": [p for p in book.locked if p != seat]})
+    return replace(book, seats=[p for p in book.seats if p != seat],
+                   drafts={p: o for p, o in book.drafts.items() if p != seat},
+                   locked=[p for p in book.locked if p != seat])
 
 
 def missing(book: Orders[T]) -> list[int]:

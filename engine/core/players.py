@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal, TypeVar
-
-from pydantic import BaseModel, ConfigDict
 
 from engine.core.i18n import inert
 from engine.core.models import GameState
@@ -14,10 +13,9 @@ Status = Literal["active", "eliminated", "resigned"]
 ACTIVE: Status = "active"
 
 
-class Player(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Player:
     """A seat as a game's state holds it; a game may add fields."""
-
-    model_config = ConfigDict(frozen=True)
 
     id: int
     name: str
@@ -30,6 +28,7 @@ class Player(BaseModel):
 P = TypeVar("P", bound=Player)
 
 
+@dataclass(slots=True, kw_only=True)
 class SeatedState(GameState):
     """A state with seats: `players` is declared by each game, in seat order, with its own player model."""
 
@@ -63,7 +62,7 @@ class SeatedState(GameState):
 
 def with_status(players: Sequence[P], pid: int, status: Status) -> list[P]:
     """The seat list with `pid`'s status changed."""
-    return [p.model_copy(update={"status": status}) if p.id == pid else p for p in players]
+    return [replace(p, status=status) if p.id == pid else p for p in players]
 
 
 def seat_cycle(order: Sequence[int], start: int) -> list[int]:

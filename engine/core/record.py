@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from pydantic import BaseModel, Field, field_validator
 from pydantic_core import PydanticCustomError
 
-from engine.core.construct import copy_model
 from engine.core.errors import RuleError
 from engine.core.models import Event, GameState, Seat
 from engine.core.ruleset import Ruleset
@@ -72,7 +72,7 @@ def start(ruleset: Ruleset, record: GameRecord) -> tuple[GameState, list[Event]]
     if ruleset.state_model.too_new(record.schema_version):
         raise RuleError("E_RECORD_TOO_NEW", schema=record.schema_version, newest=ruleset.state_model.newest_schema())
     if record.schema_version < state.schema_version:  # the setup is the same; later dice follow the old schema
-        state = copy_model(state, schema_version=record.schema_version)
+        state = replace(state, schema_version=record.schema_version)
     return state, events
 
 

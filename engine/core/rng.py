@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from dataclasses import dataclass, field
+from typing import Annotated, TypeVar
 
-from pydantic import BaseModel, Field
-
-from engine.core.construct import trusted
+from pydantic import Field
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -15,11 +14,12 @@ T = TypeVar("T")
 _LIMITS = {n: (1 << 64) - ((1 << 64) % n) for n in range(1, 65)}
 
 
-class RngState(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class RngState:
     """SplitMix64 state plus die faces forced by tests or the `apply --dice` tool."""
 
-    state: int = Field(ge=0, le=_MASK)
-    forced: list[int] = Field(default_factory=list)
+    state: Annotated[int, Field(ge=0, le=_MASK)]
+    forced: list[int] = field(default_factory=list)
 
     @classmethod
     def from_seed(cls, seed: int) -> RngState:
@@ -41,7 +41,7 @@ class Rng:
         return bool(self._forced)
 
     def export(self) -> RngState:
-        return trusted(RngState, state=self._s, forced=self._forced)
+        return RngState(state=self._s, forced=self._forced)
 
     def below(self, n: int) -> int:
         """Uniform integer in [0, n) by rejection (SplitMix64), so no face is favoured."""

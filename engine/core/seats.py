@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from engine.core.errors import RuleError
-from engine.core.models import GameState, Seat
+from engine.core.models import GameState, Seat, from_json, to_json
 
 RESEAT = "reseat"
 """The record entry for a substitution: `{"type": "reseat", "player": old_id, "seat": {new seat}}`."""
@@ -35,9 +35,9 @@ def reseat(state: GameState, old: int, new: Seat) -> GameState:
     """
     if old < USER_ID_MIN or new.id < USER_ID_MIN:
         raise RuleError("E_RESEAT_AI")
-    data = _swap(state.model_dump(mode="json"), old, new)
+    data = _swap(to_json(state), old, new)
     data["seq"] = state.seq + 1
-    return type(state).model_validate(data)
+    return from_json(type(state), data)
 
 
 def _swap(node: Any, old: int, new: Seat) -> Any:

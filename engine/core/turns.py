@@ -19,12 +19,14 @@ S = TypeVar("S", bound=SeatedState)
 Ph = TypeVar("Ph", bound=Hashable)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Resign(Action):
     """The acting seat leaves the game for good; the game's `leave` hook decides what becomes of its pieces."""
 
     type: Literal["resign"] = "resign"
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Remove(Action):
     """The host removes (kicks) `target`, as a resignation; the bot has checked who may do this."""
 

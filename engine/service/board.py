@@ -6,7 +6,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core.models import Event, GameState
+from engine.core.models import Event, GameState, from_json
 from engine.games import get
 from engine.replays import TURN_EVENT
 from engine.service.games import Games, lobby_of
@@ -81,7 +81,7 @@ class Boards(Games):
         if self.renderer is None:
             return None
         ruleset = get(game)
-        position = ruleset.state_model.model_validate(state)
+        position = from_json(ruleset.state_model, state)
         return await asyncio.to_thread(self.renderer, (-post_id, 0), position,
                                        [ruleset.parse_event(e) for e in events], frozenset(away))
 

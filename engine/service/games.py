@@ -21,6 +21,7 @@ from engine.service.models import Game, Outcome, Step
 
 if TYPE_CHECKING:
     from engine.service.board import Turns
+from engine.core.models import from_json, json_text, to_json
 from engine.store import DuplicateInteraction, GameRow, Store, StoreUnavailable, VersionConflict
 from engine.table import Lobby, winners_of
 
@@ -48,7 +49,7 @@ def parse_state(game: GameRow) -> GameState:
         saved = json.loads(game.state)
         if isinstance(saved, dict) and ruleset.state_model.too_new(saved.get("schema_version")):
             raise RuleError("E_GAME_TOO_NEW")
-        return ruleset.state_model.model_validate(saved)
+        return from_json(ruleset.state_model, saved)
     except (ValidationError, ValueError, KeyError) as err:
         raise RuleError("E_GAME_CORRUPT") from err
 
@@ -155,9 +156,9 @@ class Games:
         ruleset = outcome.ruleset
         game = outcome.game
         status = "finished" if ruleset.winners(state) is not None else "running"
-        logged = [e.model_dump(mode="json") for e in events]
-        fresh = await self.store.record_action(game, state.seq, action.player, action.model_dump(mode="json"),
-                                               logged, state.model_dump_json(), interaction_id, status, by_ai=ai,
+        logged = [to_json(e) for e in events]
+        fresh = await self.store.record_action(game, state.seq, action.player, to_json(action),
+                                               logged, json_text(state), interaction_id, status, by_ai=ai,
                                                opens=sum(e.type == TURN_EVENT for e in events))
         self._remember(game.id, fresh.version, state)
         self._note_turns(game.id, state.seq, logged)

@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from engine.core.errors import RuleError, first_problem, player_count_error
 from engine.core.i18n import inert, mention, timestamp, translate
-from engine.core.models import Action, Seat
+from engine.core.models import Action, Seat, json_text
 from engine.core.ruleset import Ruleset
 from engine.games import get, spec
 from engine.service.games import lobby_of
@@ -150,7 +150,7 @@ class Lobbies(Play):
             state, events = ruleset.new_game(seats, options, game.seed)
             lobby.seats = lobby.first_seats = seats
             game = await self.store.update_game(game, lobby=lobby.model_dump(mode="json"),
-                                                state=state.model_dump_json(), status="running")
+                                                state=json_text(state), status="running")
             await self.store.delete_timers(game.id)  # the lobby's expiry
             self._forget_clocks(game.id)
             outcome = Outcome(game=game, ruleset=ruleset, state=state,

@@ -10,6 +10,7 @@ import itertools
 import logging
 from collections.abc import Callable, Iterable, Sequence
 
+from engine.core.models import to_json
 from engine.service.board import Boards
 from engine.service.models import Outcome, Post, Queued
 from engine.service.news import BOARD_EVENTS, Table, Told, compose
@@ -55,10 +56,10 @@ class Posts(Boards):
         if picture and state is not None:
             events = await self._turn_events(game, state.seq)
         else:  # the buttons read them (the last attack's front)
-            events = [e.model_dump(mode="json") for m in moves for e in m.events if e.private_to is None] if deciding \
+            events = [to_json(e) for m in moves for e in m.events if e.private_to is None] if deciding \
                 else []
         post = Post(game=ruleset.name, messages=messages, pings=sorted(pings | set(also_ping)),
-                    state=state.model_dump(mode="json") if state is not None and (picture or deciding) else None,
+                    state=to_json(state) if state is not None and (picture or deciding) else None,
                     events=events, away=sorted(s.id for s in lobby.seats if lobby.absent(s.id)), picture=picture,
                     controls=deciding)
         waiting = [d.player for d in ruleset.pending(state)] if state is not None else list(game.waiting)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.core.errors import RuleError
 from engine.core.i18n import mention, msg, timestamp, translate
-from engine.core.models import Action, Seat
+from engine.core.models import Action, Seat, json_text
 from engine.core.seats import RESEAT, reseat
 from engine.games import get
 from engine.service.games import Games, lobby_of
@@ -158,7 +158,7 @@ class Tables(Games):
             new_state = reseat(outcome.state, old, substitute)
             entry = {"type": RESEAT, "player": old, "seat": substitute.model_dump(mode="json")}
             fresh = await self.store.record_action(outcome.game, new_state.seq, by, entry, [],
-                                                   new_state.model_dump_json(), None)
+                                                   json_text(new_state), None)
             lobby.seats = [substitute if s.id == old else s for s in lobby.seats]
             lobby.status.pop(old, None)
             lobby.votes = {k: [v for v in vs if v != old] for k, vs in lobby.votes.items()}  # nobody voted for them

@@ -6,14 +6,14 @@ import asyncio
 import re
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
 
 from bot import GameMasterBot, Settings
-from engine.core.models import GameState
+from engine.core.models import GameState, json_text
 from engine.core.rng import RngState
 from engine.games.risk import RiskState
 from tests.discord.harness import DispatchHarness, InteractionResult
@@ -91,10 +91,10 @@ async def put_state(h: DispatchHarness, state: S, dice: list[int] | None = None,
     """Replace the channel's game state (for a scenario), optionally forcing the next die faces; the next post
     pings whoever must decide in it, as nobody was told of the position."""
     if dice is not None:
-        state = state.model_copy(update={"rng": RngState(state=state.rng.state, forced=dice)})
+        state = replace(state, rng=RngState(state=state.rng.state, forced=dice))
     service = h.bot.service  # type: ignore[attr-defined]
     game = await service.store.live_game(channel_id(h, channel))
-    await service.store.update_game(game, state=state.model_dump_json())
+    await service.store.update_game(game, state=json_text(state))
     async with service.store.transaction() as db:
         await db.execute("UPDATE games SET waiting = '[]' WHERE id = ?", (game.id,))
     return state

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import tempfile
 from collections.abc import Coroutine, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from bot import GameMasterBot, Settings
 from cogs.wizards_quest import next_step_view
+from engine.core.models import from_json, to_json
 from engine.games.risk import RiskState
 from engine.games.risk.mapdata import classic
 from engine.games.risk.state import Phase
@@ -105,7 +106,7 @@ def scenario(base: RiskState, phase: Phase, **changes: Any) -> RiskState:
                               "hands": {p: [] for p in ids}, **changes}
     held = {c for cards in update["hands"].values() for c in cards}
     update["deck"] = [c for c in [*BOARD.ids, "wild_1", "wild_2"] if c not in held]
-    return RiskState.model_validate(base.model_copy(update=update).model_dump())
+    return from_json(RiskState, to_json(replace(base, **update)))
 
 
 async def build(table: Table) -> None:
@@ -146,7 +147,7 @@ async def build(table: Table) -> None:
             seated[first]
     attack = scenario(base, Phase.ATTACK, hands=hands)
     source, target = next((t, n) for t in mine for n in BOARD.neighbours[t] if attack.owner[n] != first)
-    await put_state(h, attack.model_copy(update={"armies": {**attack.armies, source: 10}}))
+    await put_state(h, replace(attack, armies={**attack.armies, source: 10}))
     await h.slash("risk", "attack", options={"source": source, "target": target}, user=seated[first])
     defending = await state_of(h)
     assert defending.interrupt is not None and defending.interrupt.kind == "defend"

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import discord
 from discord import app_commands
 
 from engine.core.i18n import catalogue
-from engine.core.models import GameState
+from engine.core.models import GameState, from_json, to_json
 from engine.games.risk import RiskState
 from engine.games.risk.mapdata import classic
 from engine.games.risk.state import Phase
@@ -274,12 +274,12 @@ def attack_position(base: RiskState, pending: int, out: int) -> RiskState:
     owner = {t: playing[k % len(playing)] for k, t in enumerate(BOARD.ids)}
     mine = [t for t in BOARD.ids if owner[t] == pending]
     hands = {p.id: [] for p in base.players} | {pending: [mine[0], mine[1], "wild_1"]}
-    players = [p.model_copy(update={"status": "resigned"}) if p.id == out else p for p in base.players]
+    players = [replace(p, status="resigned") if p.id == out else p for p in base.players]
     update: dict[str, Any] = {"phase": Phase.ATTACK, "turn": 2, "current": pending, "owner": owner,
                               "armies": {t: 3 for t in BOARD.ids}, "setup_left": {}, "pool": 0, "hands": hands,
                               "players": players,
                               "deck": [c for c in [*BOARD.ids, "wild_2"] if c not in hands[pending]]}
-    return RiskState.model_validate(base.model_copy(update=update).model_dump())
+    return from_json(RiskState, to_json(replace(base, **update)))
 
 
 async def elsewhere_and_moderator(h: DispatchHarness, game: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -476,7 +476,7 @@ async def test_permission_judge_goes_red_when_a_stranger_gets_through(h: Dispatc
 async def test_permission_matrix_of_a_pending_defence(h: DispatchHarness) -> None:
     seats = await seat_everyone(h)
     choose = seats.state.options.model_copy(update={"defender_dice": "choose"})  # type: ignore[attr-defined]
-    await put_state(h, seats.state.model_copy(update={"options": choose}))
+    await put_state(h, replace(seats.state, options=choose))
     x = seats.extra
     await h.slash("risk", "attack", options={"source": x["source"], "target": x["enemy"]}, user=seats.roles["e"])
     seats.state = await state_of(h)

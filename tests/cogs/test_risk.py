@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from cogs.guard import Deliveries
+from engine.core.models import from_json, to_json
 from engine.games.risk import RiskState
 from engine.games.risk.mapdata import classic
 from engine.games.risk.state import Interrupt, Phase
@@ -25,7 +27,7 @@ def scenario(base: RiskState, **changes: Any) -> RiskState:
     update: dict[str, Any] = {"phase": Phase.ATTACK, "turn": 1, "current": ids[0], "owner": owner, "armies": armies,
                               "setup_left": {}, "pool": 0, "deck": [*IDS, "wild_1", "wild_2"],
                               "hands": {p: [] for p in ids}, **changes}
-    return RiskState.model_validate(base.model_copy(update=update).model_dump())
+    return from_json(RiskState, to_json(replace(base, **update)))
 
 
 async def three_players(h: DispatchHarness) -> tuple[list[dict[str, Any]], RiskState]:
@@ -93,7 +95,7 @@ async def test_forged_move_and_defend_counts_are_refused(h: DispatchHarness) -> 
                          components=[action_row(button_component(custom_id))])
         refused(await h.interact(h.world.component(custom_id, message=posted, user=members[0])),
                 "That command has a value I can't use")
-    assert (await state_of(h)).model_dump() == s.model_dump()
+    assert to_json(await state_of(h)) == to_json(s)
 
 
 async def test_conquest_offers_move_buttons(h: DispatchHarness) -> None:
@@ -200,8 +202,8 @@ async def test_only_a_player_whose_turn_it_newly_is_gets_pinged(h: DispatchHarne
 async def test_a_name_that_mentions_someone_pings_nobody(h: DispatchHarness) -> None:
     members, base = await three_players(h)
     me = base.players[0].id
-    odd = base.model_copy(update={"players": [p.model_copy(update={"name": "@everyone <@42>"}) if p.id == me else p
-                                              for p in base.players]})
+    odd = replace(base, players=[replace(p, name="@everyone <@42>") if p.id == me else p
+                                              for p in base.players])
     await put_state(h, scenario(odd, owner={"alaska": me, "alberta": me}, armies={"alaska": 5}))
     done = await h.slash("risk", "fortify", options={"source": "alaska", "target": "alberta", "count": 4},
                          user=members[0])

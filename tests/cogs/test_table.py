@@ -9,12 +9,14 @@ import json
 import random
 import re
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
 from bot import GameMasterBot, Settings
+from engine.core.models import json_text, to_json
 from engine.core.record import GameRecord, replay
 from engine.games import get
 from engine.table import Lobby
@@ -152,7 +154,7 @@ async def test_export_replays_and_the_replay_gif(h: DispatchHarness) -> None:
     ruleset = get("risk")
     while state.turn < 3:
         for action in ruleset.timeout_actions(state, uid(ada)):  # type: ignore[attr-defined]
-            await h.bot.service.act(channel_id(h), uid(ada), action.model_dump(exclude={"player"}))  # type: ignore[attr-defined]
+            await h.bot.service.act(channel_id(h), uid(ada), to_json(action, exclude={"player"}))  # type: ignore[attr-defined]
         state = await state_of(h)
     movie = await h.slash("game", "replay", user=ada)
     [gif] = movie.files
@@ -347,15 +349,15 @@ async def test_a_live_export_can_not_foresee_a_die_or_learn_a_secret(h: Dispatch
     for pid, mission in state.missions.items():
         assert f'"{mission}"' not in text, f"{pid}'s mission is in the export"
     assert str(state.rng.state) not in text and str((await h.bot.service.live(channel_id(h))).seed) not in text  # type: ignore[attr-defined]
-    secrets = state.model_copy(update={"rng": state.rng.model_copy(update={"state": state.rng.state ^ 0xFFFF}),
-                                       "deck": list(reversed(state.deck)),
-                                       "missions": {p: "M01" for p in state.missions},
-                                       "hands": {p: list(reversed(h_)) for p, h_ in state.hands.items()}})
+    secrets = replace(state, rng=replace(state.rng, state=state.rng.state ^ 0xFFFF),
+                      deck=list(reversed(state.deck)),
+                      missions={p: "M01" for p in state.missions},
+                      hands={p: list(reversed(h_)) for p, h_ in state.hands.items()})
     service = h.bot.service  # type: ignore[attr-defined]
     game = await service.live(channel_id(h))
     async with service.store.transaction() as db:
         await db.execute("UPDATE games SET state = ?, seed = seed + 1, version = version + 1 WHERE id = ?",
-                         (secrets.model_dump_json(), game.id))
+                         (json_text(secrets), game.id))
     assert await exported(h) == public, "the export depends on something secret"
 
 
@@ -368,7 +370,7 @@ async def test_a_live_wizards_quest_export_shows_no_decoy(h: DispatchHarness) ->
     while state.phase.value.startswith("setup"):  # the humans set up as the AI would, hides included
         decision = ruleset.pending(state)[0]
         action = ruleset.policy("baseline").choose(state, decision.player, random.Random(state.seq))
-        state = (await service.act(channel_id(h), decision.player, action.model_dump(exclude={"player"}))).state
+        state = (await service.act(channel_id(h), decision.player, to_json(action, exclude={"player"}))).state
     game = await service.live(channel_id(h))
     hides = [row.action for row in await service.store.actions(game.id) if row.action.get("type") == "hide"]
     public = await exported(h)
@@ -397,7 +399,7 @@ async def test_ai_turns_are_summed_up_in_a_line_each(h: DispatchHarness) -> None
             await delivered(h)  # the posts of her moves so far are out: the end of turn's own post follows
             played.append(await h.slash("risk", "endturn", user=ada))
         else:
-            await service.act(channel_id(h), uid(ada), action.model_dump(exclude={"player"}))
+            await service.act(channel_id(h), uid(ada), to_json(action, exclude={"player"}))
         state = await state_of(h)
     told = "\n".join(r.said for r in played)
     ai_lines = [line for line in told.splitlines() if line.startswith("🤖 ")]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from engine.core.models import GameState
+from engine.core.models import GameState, from_json
 from engine.core.record import GameRecord
 from tests.discord.fakeapi import InteractionRecord, SentMessage
 from tests.discord.fakediscord import FakeDiscord
@@ -99,7 +99,7 @@ class GameSnapshot:
     def parse(self, model: type[S]) -> S:
         """The state as the game's own model."""
         assert self.state_json is not None, "the game has no state yet"
-        return model.model_validate_json(self.state_json)
+        return from_json(model, json.loads(self.state_json))
 
 
 def errors_logged(logs: str) -> list[str]:

@@ -26,6 +26,7 @@ from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.core.models import from_json
 from engine.core.record import replay
 from engine.games import get
 from engine.games.risk import actions as A
@@ -147,7 +148,7 @@ def unreplayed(db: Path) -> list[int]:
     for game_id, ruleset, state in games:
         rules = get(ruleset)
         replayed, _ = replay(rules, logged_record(db, game_id))
-        if replayed.digest() != rules.state_model.model_validate_json(state).digest():
+        if replayed.digest() != from_json(rules.state_model, json.loads(state)).digest():
             wrong.append(game_id)
     return wrong
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot import run_demo
+from engine.core.models import to_json
 from engine.games.risk import RULESET
 from engine.positions import dump_position, load_position, read_json
 from tests.engine.cli import EXAMPLE, ROOT, cli, cli_here
@@ -105,7 +106,7 @@ def test_replay_of_a_simulated_game_matches_the_live_state(seed: int) -> None:
     state, _ = RULESET.new_game(seats, options, seed)
     state, actions = play_out(RULESET, state, {s.id: RULESET.policy("baseline") for s in seats}, seed)
     record = GameRecord(game="risk", seed=seed, options=options.model_dump(), seats=seats,
-                        actions=[a.model_dump(mode="json") for a in actions], schema_version=state.schema_version)
+                        actions=[to_json(a) for a in actions], schema_version=state.schema_version)
     replayed, _ = replay(RULESET, GameRecord.model_validate_json(record.model_dump_json()))
     assert replayed == state
 

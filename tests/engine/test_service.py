@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from engine.core.errors import RuleError
-from engine.core.models import Seat
+from engine.core.models import Seat, to_json
 from engine.core.record import replay
 from engine.games import get
 from engine.games.risk import RiskState
@@ -348,7 +348,7 @@ async def test_a_game_keeps_the_dice_of_its_schema_and_its_record_replays(servic
     policy, rng, battles = get("risk").policy("random"), random.Random(3), 0
     _, state = await service.current(CHANNEL)
     while battles < 20 and state is not None and get("risk").winners(state) is None:
-        outcome = await service.act(CHANNEL, ALICE, policy.choose(state, ALICE, rng).model_dump(mode="json"))
+        outcome = await service.act(CHANNEL, ALICE, to_json(policy.choose(state, ALICE, rng)))
         battles += sum(e.type == "battle" for step in outcome.steps for e in step.events)
         await service.idle(CHANNEL)
         _, state = await service.current(CHANNEL)

@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 from engine.core.errors import RuleError
-from engine.core.models import Seat
+from engine.core.models import Seat, to_json
 from engine.core.record import replay
 from engine.core.seats import reseat
 from engine.games import get
@@ -441,7 +441,7 @@ async def test_the_replay_gif_holds_one_frame_per_turn(table: Table) -> None:
         state = await table.state()
         while state.turn < turn:
             for action in ruleset.timeout_actions(state, ALICE):  # type: ignore[attr-defined]
-                await table.service.act(CHANNEL, ALICE, action.model_dump(exclude={"player"}))
+                await table.service.act(CHANNEL, ALICE, to_json(action, exclude={"player"}))
             state = await table.state()
         return state
 

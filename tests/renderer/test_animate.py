@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from engine.core.errors import RuleError
-from engine.core.models import Seat
+from engine.core.models import Seat, to_json
 from engine.core.play import play_out
 from engine.core.record import GameRecord
 from engine.games.risk import RULESET, RiskOptions
@@ -29,7 +29,7 @@ def game() -> tuple[Frame, ...]:
     state, _ = RULESET.new_game(seats, options, 5)
     _, actions = play_out(RULESET, state, {s.id: RULESET.policy("random") for s in seats}, 5)
     return tuple(frames(GameRecord(game="risk", seed=5, options=options.model_dump(mode="json"), seats=seats,
-                                   actions=[a.model_dump(mode="json") for a in actions],
+                                   actions=[to_json(a) for a in actions],
                                    schema_version=state.schema_version)))
 
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from itertools import combinations, pairwise
 
 import pytest
 from PIL import Image
 
-from engine.core.models import Event
+from engine.core.models import Event, from_json, to_json
 from engine.games.risk import events as E
 from engine.games.risk.state import NEUTRAL, RiskState
 from renderer import draw, render_board, risk
@@ -62,10 +63,8 @@ def six_owners() -> RiskState:
     owner = {t: players[k % 7] for k, t in enumerate(IDS)}
     armies = {t: [1, 7, 12, 45, 99, 250, 1250][k % 7] for k, t in enumerate(IDS)}
     state = position(6, owner=owner, armies=armies, phase=Phase.ATTACK, turn=12, current=P3)
-    return state.model_copy(update={
-        "owner": {t: o for t, o in state.owner.items() if t not in UNCLAIMED},
-        "armies": {t: a for t, a in state.armies.items() if t not in UNCLAIMED},
-    })
+    return replace(state, owner={t: o for t, o in state.owner.items() if t not in UNCLAIMED},
+                   armies={t: a for t, a in state.armies.items() if t not in UNCLAIMED})
 
 
 @pytest.fixture(scope="module")
@@ -146,7 +145,7 @@ def test_the_same_state_gives_the_same_bytes(board_state: RiskState) -> None:
     assert risk.render(board_state, events) == first
     draw.text_mask.cache_clear()
     risk._badge.cache_clear()
-    assert risk.render(RiskState.model_validate(board_state.model_dump()), events) == first
+    assert risk.render(from_json(RiskState, to_json(board_state)), events) == first
 
 
 @pytest.mark.rule("RISK-DIG-38")
@@ -155,7 +154,7 @@ def test_private_information_is_never_drawn() -> None:
     a = position(3, hands={P1: ["alaska", "wild_1"], P2: ["peru"]}, missions={P1: "M01", P2: "M02"})
     b = position(3, hands={P1: ["japan", "siam"], P2: ["wild_2"]}, missions={P1: "M07", P2: "M03"},
                  deck=list(reversed(a.deck)), seed=99)
-    b = b.model_copy(update={"plans": {P1: {"alaska": 3}}, "standing_defence": {P2: 1}})
+    b = replace(b, plans={P1: {"alaska": 3}}, standing_defence={P2: 1})
     assert a.hands != b.hands and a.deck != b.deck and a.rng != b.rng
     secret = [E.MissionDealt(mission="M01", private_to=P1), E.CardDrawn(player=P1, hand_size=2, private_to=P1)]
     assert risk.render(a) == risk.render(b) == risk.render(a, secret)
@@ -281,8 +280,8 @@ def test_names_in_any_script_render_and_odd_names_do_not_break_the_picture() -> 
     names = ["Владимир Владимирович", "김민준", "Friedrich Wilhelm Maximilian Alexander of Hohenzollern-Emden",
              "🐉🐉🐉", "Åsa Öberg-Šimić", "\u200b"]
     state = position(6)
-    state = state.model_copy(update={"players": [p.model_copy(update={"name": n})
-                                                 for p, n in zip(state.players, names, strict=True)]})
+    state = replace(state, players=[replace(p, name=n)
+                                                 for p, n in zip(state.players, names, strict=True)])
     png = render_board(state)
     assert decode(png).width >= 1600 and png != risk.render(position(6))
 
@@ -291,7 +290,7 @@ def test_render_board_dispatches_on_the_game() -> None:
     state = position(3)
     assert render_board(state) == risk.render(state)
     with pytest.raises(ValueError, match="no board renderer"):
-        render_board(state.model_copy(update={"game": "chess"}))
+        render_board(replace(state, game="chess"))
 
 
 def test_every_colour_pair_at_an_edge_has_in_between_shades() -> None:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from unittest.mock import patch
 
 import pytest
 from PIL import Image
 
-from engine.core.models import Event
+from engine.core.models import Event, from_json, to_json
 from engine.games.wizards_quest import events as E
 from engine.games.wizards_quest.state import WQState
 from renderer import draw, has_board, render_board
@@ -172,7 +173,7 @@ def test_the_protected_region_has_a_golden_outline_and_tab(state: WQState, pictu
 def test_a_location_held_by_a_leader_alone_shows_the_leader_and_no_count(state: WQState) -> None:
     """A leader with no men showed as "B 0" and a disc: now the owner's letter and the disc inside the badge."""
     hero_at = state.hero[P1]
-    alone = state.model_copy(update={"men": state.men | {hero_at: 0}})
+    alone = replace(state, men=state.men | {hero_at: 0})
     with drawn() as texts:
         img = decode(wq.render(alone))
     assert "0" not in texts and texts.count("H") == 2 + 2
@@ -254,7 +255,7 @@ def test_a_boat_attack_is_drawn_along_the_water_not_across_the_land_between(stat
     assert under <= {GEOMETRY.locations["1.1"].index, GEOMETRY.locations["2.3"].index} | WATERS
     x0, y0, x1, y1 = on_map(GEOMETRY.locations["2.3"].badge)
     assert count(img, wq.ATTACK_ARROW, (x0 - 30, y0 - 30, x1 + 30, y1 + 30)) > 100, "the head reaches 2.3"
-    by_land = decode(wq.render(state, [declared.model_copy(update={"boat": False}), battle]))
+    by_land = decode(wq.render(state, [replace(declared, boat=False), battle]))
     assert count(by_land, wq.ATTACK_ARROW, on_map(GEOMETRY.locations["1.2"].bbox)) > 0, "a land arrow is straight"
 
 
@@ -281,7 +282,7 @@ def test_the_same_state_gives_the_same_bytes(state: WQState) -> None:
     draw.text_mask.cache_clear()
     wq._badge.cache_clear()
     wq._token.cache_clear()
-    assert wq.render(WQState.model_validate(state.model_dump()), events) == first
+    assert wq.render(from_json(WQState, to_json(state)), events) == first
 
 
 @pytest.mark.rule("WQ-DIG-4")
@@ -290,17 +291,17 @@ def test_hidden_information_is_never_drawn() -> None:
     kinds under the decoy variant never change the picture; hand sizes and public kinds do."""
     a = busy(hands={P1: ["levy-1"], P2: ["levy-2", "extra_campaign-1"]}, decoy=True)
     b = busy(hands={P1: ["orcbane-1"], P2: ["famine-1", "plague-1"]}, decoy=True, seed=99)
-    swapped = [t.model_copy(update={"kind": {"crown": "decoy", "chest": "ring", "ring": "crown"}[t.kind]})
+    swapped = [replace(t, kind={"crown": "decoy", "chest": "ring", "ring": "crown"}[t.kind])
                for t in TREASURES]
-    b = b.model_copy(update={"treasures": swapped, "deck": list(reversed(b.deck))})
+    b = replace(b, treasures=swapped, deck=list(reversed(b.deck)))
     assert a.hands != b.hands and a.deck != b.deck and a.rng != b.rng and a.treasures != b.treasures
     secret = [E.CardReceived(card="levy-1", private_to=P1),
               E.TreasureHidden(hider=P2, owner=P1, territory="2.2", kind="crown", private_to=P2)]
     assert wq.render(a) == wq.render(b) == wq.render(a, secret)
-    held = a.model_copy(update={"treasures": [*a.treasures[:3], a.treasures[3].model_copy(update={"kind": "ring"})]})
+    held = replace(a, treasures=[*a.treasures[:3], replace(a.treasures[3], kind="ring")])
     assert wq.render(held) == wq.render(a), "a treasure not yet hidden is not on the board"
     public = busy(hands={P1: ["levy-1"], P2: ["levy-2", "extra_campaign-1"]})
-    assert wq.render(public) != wq.render(public.model_copy(update={"treasures": swapped})), "kinds show without decoy"
+    assert wq.render(public) != wq.render(replace(public, treasures=swapped)), "kinds show without decoy"
     assert wq.render(a) != wq.render(busy(hands={P1: [], P2: ["levy-2", "extra_campaign-1"]}, decoy=True)), \
         "hand sizes are public, so this test can tell"
     with drawn() as texts:
@@ -349,11 +350,11 @@ def test_banner_and_legend_show_round_player_step_pool_and_each_players_counts(s
 
 def test_eliminated_players_and_the_winner_are_marked() -> None:
     over = busy(phase=Phase.GAME_OVER, eliminated=(P5,), turn=Turn())
-    over = over.model_copy(update={"winners": [P2], "retrieved": {P2: ["crown", "chest", "ring"]}})
+    over = replace(over, winners=[P2], retrieved={P2: ["crown", "chest", "ring"]})
     with drawn() as texts:
         wq.render(over)
     assert "Game over" in texts and "Player2 wins" in texts and "Eliminated" in texts and "Winner" in texts
-    nobody = over.model_copy(update={"winners": []})
+    nobody = replace(over, winners=[])
     with drawn() as texts:
         wq.render(nobody)
     assert "Nobody wins: the orcs take the island" in texts
@@ -362,8 +363,8 @@ def test_eliminated_players_and_the_winner_are_marked() -> None:
 def test_names_in_any_script_are_drawn_with_real_glyphs(state: WQState) -> None:
     names = ["Владимир Владимирович", "김민준", "Friedrich Wilhelm Maximilian Alexander of Hohenzollern-Emden",
              "🐉 Drachenreiter 🐉", "Åsa Öberg-Šimić", "\u200b"]
-    named = state.model_copy(update={"players": [p.model_copy(update={"name": n})
-                                                 for p, n in zip(state.players, names, strict=True)]})
+    named = replace(state, players=[replace(p, name=n)
+                                                 for p, n in zip(state.players, names, strict=True)])
     with drawn() as texts:
         png = render_board(named)
     assert {"Владимир Владимирович", "김민준", "Drachenreiter", "Åsa Öberg-Šimić", "Player 6"} <= set(texts)

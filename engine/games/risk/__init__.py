@@ -7,7 +7,6 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from engine.core.construct import trusted
 from engine.core.models import Action, Decision, Event, GameState, Seat
 from engine.core.orders import missing
 from engine.core.ruleset import Policy
@@ -112,7 +111,7 @@ _KINDS = {phase: phase.value for phase in Phase}
 
 
 def pending(s: RiskState) -> list[Decision]:
-    """Who must decide what next (RISK-DIG-9 … DIG-13); built with `trusted`, as it runs before every action."""
+    """Who must decide what next (RISK-DIG-9 … DIG-13)."""
     i = s.interrupt
     phase = s.phase
     if phase is Phase.GAME_OVER:
@@ -121,25 +120,25 @@ def pending(s: RiskState) -> list[Decision]:
         detail: dict[str, Any] = {"source": i.source, "target": i.target, "min": i.min, "max": i.max,
                                   "dice": i.dice, "pool": s.pool}
         who = i.defender if i.kind == "defend" else s.current
-        return [trusted(Decision, player=who or s.current, kind=i.kind, detail=detail)]
+        return [Decision(player=who or s.current, kind=i.kind, detail=detail)]
     if phase is Phase.ATTACK or phase is Phase.FORTIFY:
-        return [trusted(Decision, player=s.current, kind=_KINDS[phase])]
+        return [Decision(player=s.current, kind=_KINDS[phase])]
     if phase is Phase.REINFORCE:
         hand = len(s.hands[s.current])
         if hand < 5 and s.pool == 0:  # all placed: what is left to decide is the attack (ruling 37)
-            return [trusted(Decision, player=s.current, kind=_KINDS[Phase.ATTACK])]
-        return [trusted(Decision, player=s.current, kind="trade" if hand >= 5 else "reinforce",
-                        detail={"pool": s.pool, "hand": hand})]
+            return [Decision(player=s.current, kind=_KINDS[Phase.ATTACK])]
+        return [Decision(player=s.current, kind="trade" if hand >= 5 else "reinforce",
+                         detail={"pool": s.pool, "hand": hand})]
     if phase is Phase.SETUP_PLACE and s.options.setup_placement == "simultaneous":
-        return [trusted(Decision, player=p, kind="plan",
-                        detail={"armies": s.unplanned(p)})
+        return [Decision(player=p, kind="plan",
+                         detail={"armies": s.unplanned(p)})
                 for p in missing(s.plan_book())]
     if phase is Phase.SETUP_CLAIM:
-        return [trusted(Decision, player=s.current, kind="claim", detail={"unclaimed": 42 - len(s.owner)})]
+        return [Decision(player=s.current, kind="claim", detail={"unclaimed": 42 - len(s.owner)})]
     if phase is Phase.SETUP_PLACE:
-        return [trusted(Decision, player=s.current, kind="setup_place", detail={"armies": s.setup_left[s.current]})]
-    return [trusted(Decision, player=s.current, kind="setup_place_2p",  # the one phase left: SETUP_PLACE_2P
-                    detail={"own": min(2 - s.setup_own_placed, s.setup_left[s.current]),
+        return [Decision(player=s.current, kind="setup_place", detail={"armies": s.setup_left[s.current]})]
+    return [Decision(player=s.current, kind="setup_place_2p",  # the one phase left: SETUP_PLACE_2P
+                     detail={"own": min(2 - s.setup_own_placed, s.setup_left[s.current]),
                             "neutral": int(not s.setup_neutral_placed and s.setup_left.get(NEUTRAL, 0) > 0)})]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
@@ -10,17 +11,20 @@ from engine.core.models import Action
 from engine.core.turns import Remove, Resign
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Claim(Action):
     type: Literal["claim"] = "claim"
     territory: str
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Place(Action):
     type: Literal["place"] = "place"
     territory: str
     count: int = 1
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Deploy(Action):
     """Place several armies at once: bulk or simultaneous setup (a secret plan), or the pool (the stand-in)."""
 
@@ -28,17 +32,20 @@ class Deploy(Action):
     placements: dict[str, int]
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PlaceNeutral(Action):
     type: Literal["place_neutral"] = "place_neutral"
     territory: str
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Trade(Action):
     type: Literal["trade"] = "trade"
     cards: list[str]
     bonus: str | None = None
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Attack(Action):
     type: Literal["attack"] = "attack"
     source: str
@@ -50,21 +57,25 @@ class Attack(Action):
     """Answer the move-in now: if the target falls, move the minimum or the maximum at once."""
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Defend(Action):
     type: Literal["defend"] = "defend"
     dice: int
     always: bool = False
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Move(Action):
     type: Literal["move"] = "move"
     count: int
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class EndAttack(Action):
     type: Literal["end_attack"] = "end_attack"
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Fortify(Action):
     type: Literal["fortify"] = "fortify"
     source: str
@@ -72,6 +83,7 @@ class Fortify(Action):
     count: int
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class EndTurn(Action):
     type: Literal["end_turn"] = "end_turn"
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from engine.core.construct import trusted
 from engine.games.risk import actions as A
 from engine.games.risk.mapdata import RiskMap, classic
 from engine.games.risk.rules import connected, valid_sets
@@ -47,50 +46,49 @@ class RandomPolicy:
         self.b = board or classic()
 
     def choose(self, s: RiskState, pid: int, rng: random.Random) -> A.Action:
-        """Actions are built with `trusted`: their fields come from the state, so re-validating them is waste."""
         b = self.b
         i = s.interrupt
         if i is not None:
             if i.kind == "defend":
-                return trusted(A.Defend, player=pid, dice=rng.randint(1, min(2, s.armies[i.target or ""])))
+                return A.Defend(player=pid, dice=rng.randint(1, min(2, s.armies[i.target or ""])))
             if i.kind == "occupy":
-                return trusted(A.Move, player=pid, count=i.max if rng.random() < 0.9 else rng.randint(i.min, i.max))
+                return A.Move(player=pid, count=i.max if rng.random() < 0.9 else rng.randint(i.min, i.max))
             if i.kind == "elim_trade":
-                return trusted(A.Trade, player=pid, cards=list(rng.choice(valid_sets(b, s.hands[pid]))))
-            return trusted(A.Place, player=pid, territory=rng.choice(s.territories_of(pid)),
+                return A.Trade(player=pid, cards=list(rng.choice(valid_sets(b, s.hands[pid]))))
+            return A.Place(player=pid, territory=rng.choice(s.territories_of(pid)),
                            count=rng.randint(1, s.pool))
         phase = s.phase
         if phase is ATTACK:  # the most frequent decision first
             return self.attack_or_end(s, pid, rng, phase)
         if phase is Phase.SETUP_CLAIM:
-            return trusted(A.Claim, player=pid, territory=rng.choice([t for t in b.ids if t not in s.owner]))
+            return A.Claim(player=pid, territory=rng.choice([t for t in b.ids if t not in s.owner]))
         if phase is Phase.SETUP_PLACE:
             own = s.territories_of(pid)
             if s.options.setup_placement == "one_at_a_time":
-                return trusted(A.Place, player=pid, territory=rng.choice(own))
+                return A.Place(player=pid, territory=rng.choice(own))
             plan: dict[str, int] = {}
             for _ in range(s.unplanned(pid)):
                 t = rng.choice(own)
                 plan[t] = plan.get(t, 0) + 1
-            return trusted(A.Deploy, player=pid, placements=plan)
+            return A.Deploy(player=pid, placements=plan)
         if phase is Phase.SETUP_PLACE_2P:
             own_left = min(2 - s.setup_own_placed, s.setup_left[pid])
             if own_left and (s.setup_neutral_placed or not s.setup_left.get(NEUTRAL) or rng.random() < 0.5):
-                return trusted(A.Place, player=pid, territory=rng.choice(s.territories_of(pid)),
+                return A.Place(player=pid, territory=rng.choice(s.territories_of(pid)),
                                count=rng.randint(1, own_left))
             neutral = [t for t in b.ids if s.owner[t] == NEUTRAL]
-            return trusted(A.PlaceNeutral, player=pid, territory=rng.choice(neutral))
+            return A.PlaceNeutral(player=pid, territory=rng.choice(neutral))
         if phase is Phase.REINFORCE:
             hand = s.hands[pid]
             if len(hand) >= 5 or (len(hand) >= 3 and rng.random() < 0.5):  # a set is optional below five cards
                 sets = valid_sets(b, hand)
                 if sets:
-                    return trusted(A.Trade, player=pid, cards=list(rng.choice(sets)))
+                    return A.Trade(player=pid, cards=list(rng.choice(sets)))
             if s.pool:
                 own = s.territories_of(pid)
                 mine = set(own)
                 border = [t for t in own if not b.neighbour_sets[t] <= mine]
-                return trusted(A.Place, player=pid, territory=rng.choice(border or own), count=s.pool)
+                return A.Place(player=pid, territory=rng.choice(border or own), count=s.pool)
         return self.attack_or_end(s, pid, rng, phase)
 
     def attack_or_end(self, s: RiskState, pid: int, rng: random.Random, phase: Phase) -> A.Action:
@@ -101,19 +99,19 @@ class RandomPolicy:
             if options:
                 source, target = rng.choice(options)
                 if rng.random() < 0.1:  # now and then a single roll with fewer dice
-                    return trusted(A.Attack, player=pid, source=source, target=target,
-                                   dice=rng.randint(1, min(3, s.armies[source] - 1)), until="once", move=None)
-                return trusted(A.Attack, player=pid, source=source, target=target, dice=None, until="conquer",
-                               move="max")
+                    return A.Attack(player=pid, source=source, target=target,
+                                    dice=rng.randint(1, min(3, s.armies[source] - 1)), until="once", move=None)
+                return A.Attack(player=pid, source=source, target=target, dice=None, until="conquer",
+                                move="max")
         if rng.random() < 0.1:
             moves = fortify_options(b, s, pid)
             if moves:
                 source, target = rng.choice(moves)
-                return trusted(A.Fortify, player=pid, source=source, target=target,
-                               count=rng.randint(1, s.armies[source] - 1))
+                return A.Fortify(player=pid, source=source, target=target,
+                                 count=rng.randint(1, s.armies[source] - 1))
         if phase is ATTACK and rng.random() < 0.5:
-            return trusted(A.EndAttack, player=pid)
-        return trusted(A.EndTurn, player=pid)
+            return A.EndAttack(player=pid)
+        return A.EndTurn(player=pid)
 
 
 class BaselinePolicy:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Collection, Sequence
+from dataclasses import replace
 from typing import Any
 
-from engine.core.construct import copy_model, trusted
 from engine.core.errors import RuleError
 from engine.core.i18n import msg
 from engine.core.models import Event
@@ -47,7 +47,7 @@ _COPIES: dict[str, Callable[[Any], Any]] = {
 def clone(s: RiskState) -> RiskState:
     """A copy to work on: `owner` and `armies` (changed by nearly every action) are copied at once;
     the other containers and sub-models stay shared with `s` until `_Apply.own` copies them."""
-    return copy_model(s, owner=s.owner.copy(), armies=s.armies.copy())
+    return replace(s, owner=s.owner.copy(), armies=s.armies.copy())
 
 
 def _game_over(s: RiskState) -> RuleError | None:
@@ -146,14 +146,13 @@ def mission_complete(board: RiskMap, s: RiskState, pid: int) -> bool:
 class _Apply:
     """One application of one action to a private copy of the state."""
 
-    __slots__ = ("_rng", "b", "emit", "events", "owned", "s", "set")
+    __slots__ = ("_rng", "b", "emit", "events", "owned", "s")
 
     def __init__(self, state: RiskState, board: RiskMap) -> None:
         self.s = clone(state)
         self.b = board
         self.events: list[Event] = []
-        self.emit = self.events.append  # events are built with `trusted`: their fields come from the rules
-        self.set = self.s.__dict__.update  # writes fields past pydantic's __setattr__, costly on these hot paths
+        self.emit = self.events.append
         self.owned: set[str] = set()
         self._rng: Rng | None = None
 
@@ -168,18 +167,19 @@ class _Apply:
 
     def own(self, field: str) -> Any:
         """The container `field` of the private copy, copied on first write so `state` is never touched."""
-        data = self.s.__dict__
-        if field not in self.owned:
-            self.owned.add(field)
-            data[field] = _COPIES[field](data[field])
-        return data[field]
+        if field in self.owned:
+            return getattr(self.s, field)
+        self.owned.add(field)
+        copy = _COPIES[field](getattr(self.s, field))
+        setattr(self.s, field, copy)
+        return copy
 
     def finish(self) -> None:
         """Count the action and store the dice's new state."""
         if self._rng is None:
-            self.set(seq=self.s.seq + 1)
+            self.s.seq = self.s.seq + 1
         else:
-            self.set(seq=self.s.seq + 1, rng=self._rng.export())
+            self.s.seq, self.s.rng = self.s.seq + 1, self._rng.export()
 
     def tname(self, t: str) -> str:
         return self.b.territory[t].name
@@ -265,12 +265,12 @@ class _Apply:
         s.owner[t] = a.player
         s.armies[t] = 1
         self.own("setup_left")[a.player] -= 1
-        self.emit(trusted(E.Claimed, player=a.player, territory=t))
+        self.emit(E.Claimed(player=a.player, territory=t))
         if len(s.owner) == len(self.b.ids):
-            self.set(phase=Phase.SETUP_PLACE)
+            self.s.phase = Phase.SETUP_PLACE
             self.advance_setup(a.player)  # RISK-SET-18: the seat after the 42nd claimer
         else:
-            self.set(current=s.next_active(a.player))
+            self.s.current = s.next_active(a.player)
 
     def do_place(self, a: A.Place) -> None:
         s = self.s
@@ -290,19 +290,19 @@ class _Apply:
         if count > allowance:
             raise RuleError("E_TOO_MANY_TO_PLACE", n=allowance)
         s.armies[t] += count
-        self.emit(trusted(E.Placed, player=a.player, territory=t, count=count))
+        self.emit(E.Placed(player=a.player, territory=t, count=count))
         if s.phase is Phase.SETUP_PLACE:
             self.own("setup_left")[a.player] -= count
             if s.setup_left[a.player] == 0 or s.options.setup_placement == "one_at_a_time":
                 self.advance_setup(a.player)
         elif s.phase is Phase.SETUP_PLACE_2P:
             self.own("setup_left")[a.player] -= count
-            self.set(setup_own_placed=s.setup_own_placed + count)
+            self.s.setup_own_placed = s.setup_own_placed + count
             self.maybe_end_2p_setup_turn()
         else:
-            self.set(pool=s.pool - count)
+            self.s.pool = s.pool - count
             if s.interrupt is not None and s.interrupt.kind == "elim_place" and s.pool == 0:
-                self.set(interrupt=None)  # RISK-ELIM-9: back to ATTACK
+                self.s.interrupt = None  # RISK-ELIM-9: back to ATTACK
             self.check_victory()
 
     def do_deploy(self, a: A.Deploy) -> None:
@@ -318,7 +318,7 @@ class _Apply:
         placements = self.validated_plan(a, s.setup_left[a.player])
         for t, n in placements.items():
             self.s.armies[t] += n
-            self.emit(trusted(E.Placed, player=a.player, territory=t, count=n))
+            self.emit(E.Placed(player=a.player, territory=t, count=n))
         self.own("setup_left")[a.player] -= sum(placements.values())
         if self.s.setup_left[a.player] == 0:
             self.advance_setup(a.player)
@@ -355,12 +355,12 @@ class _Apply:
                 added[t] = added.get(t, 0) + n
         for t, n in added.items():
             plan[t] = plan.get(t, 0) + n
-            self.emit(trusted(E.Planned, private_to=a.player, territory=t, count=n))
+            self.emit(E.Planned(private_to=a.player, territory=t, count=n))
         book = submit(book, a.player, plan)
         if sum(plan.values()) == left:
             book = lock(book, a.player)
-            self.emit(trusted(E.PlanSubmitted, player=a.player))
-        self.set(plans=book.drafts)
+            self.emit(E.PlanSubmitted(player=a.player))
+        self.s.plans = book.drafts
         if complete(book):
             self.reveal_plans(book)
 
@@ -375,8 +375,8 @@ class _Apply:
                 s.armies[t] += n
             self.own("setup_left")[pid] = 0
             revealed[pid] = placed
-        self.set(plans={})
-        self.emit(trusted(E.PlansRevealed, plans=revealed))
+        self.s.plans = {}
+        self.emit(E.PlansRevealed(plans=revealed))
         self.finish_setup()
 
     def advance_setup(self, last: int) -> None:
@@ -386,7 +386,7 @@ class _Apply:
         if not waiting:
             self.finish_setup()
         else:
-            self.set(current=next_seat(s.seat_order(), last, waiting) or last)
+            self.s.current = next_seat(s.seat_order(), last, waiting) or last
 
     def do_place_neutral(self, a: A.PlaceNeutral) -> None:
         s = self.s
@@ -398,8 +398,8 @@ class _Apply:
             raise RuleError("E_NOT_NEUTRAL", territory=self.tname(t), owner=s.name(s.owner.get(t)))
         s.armies[t] += 1
         self.own("setup_left")[NEUTRAL] -= 1
-        self.set(setup_neutral_placed=True)
-        self.emit(trusted(E.Placed, player=NEUTRAL, territory=t, count=1))
+        self.s.setup_neutral_placed = True
+        self.emit(E.Placed(player=NEUTRAL, territory=t, count=1))
         self.maybe_end_2p_setup_turn()
 
     def maybe_end_2p_setup_turn(self) -> None:
@@ -409,19 +409,19 @@ class _Apply:
         neutral_done = s.setup_neutral_placed or s.setup_left.get(NEUTRAL, 0) == 0
         if not (own_done and neutral_done):
             return
-        self.set(setup_own_placed=0, setup_neutral_placed=False)
+        self.s.setup_own_placed, self.s.setup_neutral_placed = 0, False
         if all(v == 0 for v in s.setup_left.values()):
             self.finish_setup()
         else:
-            self.set(current=s.next_active(s.current))
+            self.s.current = s.next_active(s.current)
 
     def finish_setup(self) -> None:
         """Build the 44-card deck and start turn 1 with the first player (RISK-SET-30 … 32)."""
         s = self.s
         deck = list(self.b.ids) + list(self.b.wild_cards)
         self.rng.shuffle(deck)
-        self.set(deck=deck, discard=[], sets_traded=0)
-        self.emit(trusted(E.SetupFinished))
+        self.s.deck, self.s.discard, self.s.sets_traded = deck, [], 0
+        self.emit(E.SetupFinished())
         first = s.first_player
         if s.player(first) is None or s.player(first).status != "active":  # type: ignore[union-attr]
             first = s.next_active(first)
@@ -433,15 +433,16 @@ class _Apply:
     def begin_turn(self, pid: int) -> None:
         s = self.s
         base, held = reinforcements(self.b, s, pid)
-        self.set(current=pid, turn=s.turn + 1, phase=Phase.REINFORCE,
-                 pool=base + sum(self.b.continent[c].bonus for c in held),
-                 conquered_this_turn=False, card_bonus_taken=False, interrupt=None)
-        self.emit(trusted(E.TurnStarted, player=pid, turn=s.turn, base=base, continents=held, total=s.pool))
+        s.current, s.turn, s.phase = pid, s.turn + 1, Phase.REINFORCE
+        s.pool = base + sum(self.b.continent[c].bonus for c in held)
+        s.conquered_this_turn = s.card_bonus_taken = False
+        s.interrupt = None
+        self.emit(E.TurnStarted(player=pid, turn=s.turn, base=base, continents=held, total=s.pool))
 
     def end_turn(self) -> None:
         s = self.s
         nxt = s.next_active(s.current)
-        self.set(pool=0)
+        self.s.pool = 0
         self.begin_turn(nxt)
 
     def leave_attack(self) -> None:
@@ -451,13 +452,13 @@ class _Apply:
             if not s.deck and s.discard:
                 deck = list(s.discard)
                 self.rng.shuffle(deck)
-                self.set(deck=deck, discard=[])
-                self.emit(trusted(E.DeckReshuffled, cards=len(s.deck)))
+                self.s.deck, self.s.discard = deck, []
+                self.emit(E.DeckReshuffled(cards=len(s.deck)))
             if s.deck:
                 self.own("hands")[s.current].append(self.own("deck").pop(0))
-                self.emit(trusted(E.CardDrawn, player=s.current, hand_size=len(s.hands[s.current])))
-            self.set(conquered_this_turn=False)
-        self.set(phase=Phase.FORTIFY)
+                self.emit(E.CardDrawn(player=s.current, hand_size=len(s.hands[s.current])))
+            self.s.conquered_this_turn = False
+        self.s.phase = Phase.FORTIFY
 
     def do_end_attack(self, a: A.EndAttack) -> None:
         self.leave_attack()
@@ -500,14 +501,14 @@ class _Apply:
         for c in cards:
             hand.remove(c)
         self.own("discard").extend(cards)
-        self.set(sets_traded=s.sets_traded + 1, pool=s.pool + value)
+        self.s.sets_traded, self.s.pool = s.sets_traded + 1, s.pool + value
         if bonus is not None:
             s.armies[bonus] += 2
-            self.set(card_bonus_taken=True)
-        self.emit(trusted(E.CardsTraded, player=a.player, cards=cards, value=value, sets_traded=s.sets_traded,
-                          bonus_territory=bonus))
+            self.s.card_bonus_taken = True
+        self.emit(E.CardsTraded(player=a.player, cards=cards, value=value, sets_traded=s.sets_traded,
+                                bonus_territory=bonus))
         if window and len(hand) <= 4:
-            self.set(interrupt=trusted(Interrupt, kind="elim_place", eliminated=s.interrupt.eliminated))  # type: ignore[union-attr]
+            self.s.interrupt = Interrupt(kind="elim_place", eliminated=s.interrupt.eliminated)  # type: ignore[union-attr]
         self.check_victory()
 
     def card_name(self, card: str) -> str:
@@ -540,14 +541,14 @@ class _Apply:
             raise RuleError("E_TOO_MANY_DICE", n=armies, **{"from": self.tname(source)}, max=most)
         if a.until == "conquer" and armies <= a.keep:
             raise RuleError("E_KEEP_REACHED", n=armies, keep=a.keep, **{"from": self.tname(source)})
-        self.set(phase=Phase.ATTACK)
+        self.s.phase = Phase.ATTACK
         defender = s.owner[target]
         chooser = self.defence_chooser(defender)
         if a.until == "once" and chooser is not None:
-            self.set(interrupt=trusted(Interrupt, kind="defend", source=source, target=target, dice=dice,
-                                       defender=chooser, move=a.move))
-            self.emit(trusted(E.AttackDeclared, player=a.player, source=source, target=target, dice=dice,
-                              defender=chooser))
+            self.s.interrupt = Interrupt(kind="defend", source=source, target=target, dice=dice,
+                                         defender=chooser, move=a.move)
+            self.emit(E.AttackDeclared(player=a.player, source=source, target=target, dice=dice,
+                                       defender=chooser))
             return
         if a.until == "once":
             self.fight(source, target, dice, self.defence_dice(chooser, target, False), a.move)
@@ -587,26 +588,26 @@ class _Apply:
         armies[target] -= def_loss
         defender = s.owner[target]
         attacker = s.current
-        self.emit(trusted(E.Battle, player=attacker, source=source, target=target, defender=defender,
-                          attack_dice=list(att), defence_dice=list(dfn), attacker_losses=att_loss,
-                          defender_losses=def_loss))
+        self.emit(E.Battle(player=attacker, source=source, target=target, defender=defender,
+                           attack_dice=list(att), defence_dice=list(dfn), attacker_losses=att_loss,
+                           defender_losses=def_loss))
         if armies[target] > 0:
             if s.interrupt is not None:
-                self.set(interrupt=None)
+                self.s.interrupt = None
             return False
         s.owner[target] = attacker
-        self.emit(trusted(E.Conquered, player=attacker, source=source, target=target, previous_owner=defender))
+        self.emit(E.Conquered(player=attacker, source=source, target=target, previous_owner=defender))
         most = armies[source] - 1
         if att_n == most:  # RISK-CONQ-4: min = max moves by itself
-            self.set(conquered_this_turn=True)
+            self.s.conquered_this_turn = True
             self.move_in(source, target, defender, att_n)
         elif move is not None:  # chosen with the attack, so the move-in needs no prompt
-            self.set(conquered_this_turn=True)
+            self.s.conquered_this_turn = True
             self.move_in(source, target, defender, att_n if move == "min" else most)
         else:
-            self.set(conquered_this_turn=True, interrupt=trusted(
-                Interrupt, kind="occupy", source=source, target=target, dice=att_n, min=att_n, max=most,
-                defender=defender))
+            self.s.conquered_this_turn = True
+            self.s.interrupt = Interrupt(kind="occupy", source=source, target=target, dice=att_n, min=att_n, max=most,
+                                         defender=defender)
         return True
 
     def defend(self, a: A.Defend) -> None:
@@ -646,8 +647,8 @@ class _Apply:
         s = self.s
         s.armies[source] -= n
         s.armies[target] = n
-        self.set(interrupt=None)
-        self.emit(trusted(E.Moved, player=s.current, source=source, target=target, count=n, kind="occupy"))
+        self.s.interrupt = None
+        self.emit(E.Moved(player=s.current, source=source, target=target, count=n, kind="occupy"))
         if loser == NEUTRAL or loser in s.owner.values():
             if s.options.mode == "secret_mission":  # otherwise only an elimination can end the game
                 self.check_victory()
@@ -656,20 +657,20 @@ class _Apply:
             self.check_victory()
             return
         taken = s.hands.get(loser, [])
-        self.set(players=with_status(s.players, loser, "eliminated"))
+        self.s.players = with_status(s.players, loser, "eliminated")
         mark = len(self.events)
         if s.options.destroy_rule == "convert_24":
             self.convert_destroy_missions(loser, exempt=s.current, reason="target_eliminated_by_other")
         won = self.check_victory()  # RISK-ELIM-2: a win comes before the cards change hands, so none do
-        self.events.insert(mark, trusted(E.Eliminated, player=loser, by=s.current,
-                                         cards_taken=0 if won else len(taken)))
+        self.events.insert(mark, E.Eliminated(player=loser, by=s.current,
+                                              cards_taken=0 if won else len(taken)))
         if won:
             return
         hands = self.own("hands")
         hands[s.current].extend(taken)
         hands[loser] = []
         if len(hands[s.current]) >= 6:
-            self.set(interrupt=trusted(Interrupt, kind="elim_trade", eliminated=loser))
+            self.s.interrupt = Interrupt(kind="elim_trade", eliminated=loser)
 
     def convert_destroy_missions(self, target: int, exempt: int | None, reason: str) -> None:
         s = self.s
@@ -678,7 +679,7 @@ class _Apply:
             m = self.b.mission.get(mid)
             if m and m.destroy == colour and pid != exempt and pid != target:
                 self.own("missions")[pid] = "M05"
-                self.emit(trusted(E.MissionChanged, private_to=pid, mission="M05", previous=mid, reason=reason))
+                self.emit(E.MissionChanged(private_to=pid, mission="M05", previous=mid, reason=reason))
 
     # -- fortify
 
@@ -703,7 +704,7 @@ class _Apply:
             self.leave_attack()
         s.armies[source] -= n
         s.armies[target] += n
-        self.emit(trusted(E.Moved, player=a.player, source=source, target=target, count=n, kind="fortify"))
+        self.emit(E.Moved(player=a.player, source=source, target=target, count=n, kind="fortify"))
         if not self.check_victory():
             self.end_turn()
 
@@ -716,7 +717,7 @@ class _Apply:
         if s.phase is Phase.GAME_OVER:
             return
         was_current = s.current == pid
-        self.set(players=with_status(s.players, pid, "resigned"))
+        self.s.players = with_status(s.players, pid, "resigned")
         for t, o in s.owner.items():
             if o == pid:
                 s.owner[t] = NEUTRAL
@@ -726,15 +727,15 @@ class _Apply:
         self.own("hands")[pid] = []
         for field in ("missions", "setup_left", "standing_defence"):
             self.own(field).pop(pid, None)
-        self.set(plans=withdraw(s.plan_book(), pid).drafts)
-        self.emit(trusted(E.PlayerLeft, player=pid, removed_by=removed_by))
+        self.s.plans = withdraw(s.plan_book(), pid).drafts
+        self.emit(E.PlayerLeft(player=pid, removed_by=removed_by))
         self.convert_destroy_missions(pid, exempt=None, reason="target_left")
         if self.check_victory():
             return
         if s.phase in (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.SETUP_PLACE_2P):
             self.setup_after_leave(pid, was_current)
         elif was_current:
-            self.set(interrupt=None, conquered_this_turn=False)  # RISK-ELIM-14: no card draw
+            self.s.interrupt, self.s.conquered_this_turn = None, False  # RISK-ELIM-14: no card draw
             self.end_turn()
 
     def settle_open_decisions(self, pid: int) -> None:
@@ -765,7 +766,7 @@ class _Apply:
         if not was_current:
             return
         if s.phase is Phase.SETUP_CLAIM:
-            self.set(current=s.next_active(pid))
+            self.s.current = s.next_active(pid)
         else:
             self.advance_setup(pid)
 
@@ -793,8 +794,8 @@ class _Apply:
 
     def win(self, pid: int, reason: str) -> None:
         """Game over at once (RISK-WIN-29): pending decisions go, the armies still to place stay in `pool`."""
-        self.set(phase=Phase.GAME_OVER, winner=pid, interrupt=None)
-        self.emit(trusted(E.GameWon, player=pid, reason=reason, missions=dict(self.s.missions)))
+        self.s.phase, self.s.winner, self.s.interrupt = Phase.GAME_OVER, pid, None
+        self.emit(E.GameWon(player=pid, reason=reason, missions=dict(self.s.missions)))
 
 
 HANDLERS: dict[str, Callable[[_Apply, Any], None]] = {

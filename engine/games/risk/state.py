@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Literal
 
@@ -47,10 +48,9 @@ class Phase(StrEnum):
     GAME_OVER = "game_over"
 
 
-class Interrupt(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Interrupt:
     """A sub-state of ATTACK that must be answered before anything else (RISK-TURN-2)."""
-
-    model_config = ConfigDict(frozen=True)
 
     kind: Literal["defend", "occupy", "elim_trade", "elim_place"]
     source: str | None = None
@@ -66,14 +66,12 @@ class Interrupt(BaseModel):
     """A move-in chosen with the attack (defend), made as soon as the target falls."""
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RiskPlayer(Player):
     """A Risk seat: the core's player, nothing added."""
 
 
-PLANS = Orders[dict[str, int]]
-"""Placement plans: territory → armies, per seat."""
-
-
+@dataclass(slots=True, kw_only=True)
 class RiskState(SeatedState):
     schema_version: int = 2
     """2: a battle round's dice come from one draw (engine/games/risk/dice.py); 1: one draw per die."""
@@ -87,28 +85,28 @@ class RiskState(SeatedState):
     current: int
     """Player id whose turn (or setup turn) it is."""
     first_player: int
-    owner: dict[str, int] = Field(default_factory=dict)
+    owner: dict[str, int] = field(default_factory=dict)
     """Territory → player id (0 = Neutral); a missing territory is unclaimed."""
-    armies: dict[str, int] = Field(default_factory=dict)
-    setup_left: dict[int, int] = Field(default_factory=dict)
+    armies: dict[str, int] = field(default_factory=dict)
+    setup_left: dict[int, int] = field(default_factory=dict)
     """Starting armies each player (and Neutral, id 0) has still to place."""
     setup_own_placed: int = 0
     """Two-player setup: own armies placed this setup turn."""
     setup_neutral_placed: bool = False
-    plans: dict[int, dict[str, int]] = Field(default_factory=dict)
+    plans: dict[int, dict[str, int]] = field(default_factory=dict)
     """Simultaneous setup: the secret placement plans submitted so far (the drafts of `plan_book`)."""
-    hands: dict[int, list[str]] = Field(default_factory=dict)
-    deck: list[str] = Field(default_factory=list)
+    hands: dict[int, list[str]] = field(default_factory=dict)
+    deck: list[str] = field(default_factory=list)
     """Draw pile; the first element is the top card."""
-    discard: list[str] = Field(default_factory=list)
+    discard: list[str] = field(default_factory=list)
     sets_traded: int = 0
-    missions: dict[int, str] = Field(default_factory=dict)
+    missions: dict[int, str] = field(default_factory=dict)
     """Each player's effective mission id (secret_mission only)."""
     pool: int = 0
     conquered_this_turn: bool = False
     card_bonus_taken: bool = False
     interrupt: Interrupt | None = None
-    standing_defence: dict[int, int] = Field(default_factory=dict)
+    standing_defence: dict[int, int] = field(default_factory=dict)
     """Defence dice a player chose to use for every attack-until battle (RISK-ATK-20)."""
     winner: int | None = None
 
@@ -116,7 +114,7 @@ class RiskState(SeatedState):
         return self.turn
 
     def name(self, pid: int | None) -> str:
-        return "Neutral" if pid == NEUTRAL else super().name(pid)
+        return "Neutral" if pid == NEUTRAL else SeatedState.name(self, pid)
 
     def plan_book(self) -> Orders[dict[str, int]]:
         """Simultaneous setup's plans as the core's secret orders (RISK-SET-27).
@@ -127,7 +125,7 @@ class RiskState(SeatedState):
         """
         plans, left = self.plans, self.setup_left
         seats = [p for p in self.active_ids() if left.get(p, 0) > 0 or p in plans]
-        return PLANS(seats=seats, drafts=plans,
+        return Orders(seats=seats, drafts=plans,
                      locked=[p for p in seats if sum(plans.get(p, {}).values()) >= left.get(p, 0)])
 
     def unplanned(self, pid: int) -> int:

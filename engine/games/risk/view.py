@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.models import to_json
 from engine.core.orders import redact
 from engine.games.risk.state import Phase, RiskState
 
 
 def view(s: RiskState, viewer: int | None) -> dict[str, Any]:
-    data = s.model_dump(mode="json", exclude={"rng", "deck", "hands", "missions", "plans", "standing_defence"})
+    data = to_json(s, exclude={"rng", "deck", "hands", "missions", "plans", "standing_defence"})
     data["deck_size"] = len(s.deck)
     data["hand_sizes"] = {str(pid): len(cards) for pid, cards in s.hands.items()}
     plans = redact(s.plan_book(), viewer)

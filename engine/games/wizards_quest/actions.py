@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
@@ -11,6 +12,7 @@ from engine.core.turns import Remove, Resign
 from engine.games.wizards_quest.state import Beast, Leader, TreasureKind
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ChooseCastle(Action):
     """`/wq castle <C#>` (WQ-SET-3)."""
 
@@ -18,6 +20,7 @@ class ChooseCastle(Action):
     castle: str
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Claim(Action):
     """`/wq claim <r.t>` (WQ-SET-5)."""
 
@@ -25,6 +28,7 @@ class Claim(Action):
     territory: str
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Hide(Action):
     """`/wq hide <owner> <treasure> <r.t>` (WQ-SET-7)."""
 
@@ -34,6 +38,7 @@ class Hide(Action):
     territory: str
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Place(Action):
     """`/wq place <loc:n …>`: setup batch, reinforcement pool or reward men (WQ-SET-8, WQ-REI-3)."""
 
@@ -41,6 +46,7 @@ class Place(Action):
     placements: dict[str, int]
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Buy(Action):
     """`/wq buy <hero|sorcerer> <loc>`: a leader instead of 2 men (WQ-LDR-1)."""
 
@@ -49,12 +55,14 @@ class Buy(Action):
     location: str
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Draw(Action):
     """`/wq draw` (WQ-PET-1)."""
 
     type: Literal["draw"] = "draw"
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Play(Action):
     """`/wq play <card> [target…]` (WQ-PET-2). `location`/`to`/`count`/`leader` are the card's targets."""
 
@@ -66,12 +74,14 @@ class Play(Action):
     leader: Leader | None = None
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Done(Action):
     """`/wq done`: ends the petition step (WQ-PET-*)."""
 
     type: Literal["done"] = "done"
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Declare(Action):
     """`/wq attack <from> <to> [leader] [boat]`: declare a campaign (WQ-ATK-2 … ATK-5)."""
 
@@ -82,6 +92,7 @@ class Declare(Action):
     boat: bool = False
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class FreeAttack(Action):
     """`/wq free <from> <dragon|mage> [boat]` (WQ-FREE-1 … FREE-4)."""
 
@@ -91,6 +102,7 @@ class FreeAttack(Action):
     boat: bool = False
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Aid(Action):
     """`/wq aid <from> <n>`: move men into the attacking location (WQ-AID-1)."""
 
@@ -99,27 +111,31 @@ class Aid(Action):
     count: int
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Roll(Action):
     """`/wq roll [times] [until_below]`: fight battles; `times` 0 means until the attack ends (WQ-CMB-1)."""
 
     type: Literal["roll"] = "roll"
-    times: int = Field(default=1, ge=0, le=100)
-    until_below: int | None = Field(default=None, ge=1)
+    times: Annotated[int, Field(ge=0, le=100)] = 1
+    until_below: Annotated[int | None, Field(ge=1)] = None
     """Stop before a battle once the attacking force has fewer pieces than this."""
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Stop(Action):
     """`/wq stop` (WQ-ATK-10)."""
 
     type: Literal["stop"] = "stop"
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Cancel(Action):
     """`/wq cancel`: call the attack off before the first roll (WQ-ATK-10)."""
 
     type: Literal["cancel"] = "cancel"
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Capture(Action):
     """`/wq capture <n> [leader]`: n counts every piece moved, the leader included (WQ-CAP-1)."""
 
@@ -128,6 +144,7 @@ class Capture(Action):
     leader: bool = False
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ChooseRegion(Action):
     """`/wq region <1-6>`: where the beaten Dragon or Mage flies (WQ-BEAST-4/5)."""
 
@@ -135,6 +152,7 @@ class ChooseRegion(Action):
     region: int
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MoveMage(Action):
     """`/wq mage <r.t>` or no move (territory None): the Ring reward (WQ-TRS-4)."""
 
@@ -142,6 +160,7 @@ class MoveMage(Action):
     territory: str | None = None
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class End(Action):
     """`/wq end`: end the attack step and the turn."""
 

@@ -4,6 +4,7 @@ phases (Orc, Dragon, Mage, turn order) until a seat must decide again."""
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
+from dataclasses import replace
 
 from engine.core.errors import RuleError
 from engine.core.i18n import msg
@@ -56,21 +57,14 @@ GATE: Gate[Phase] = Gate(STEP_ACTIONS, _wrong_step, {"play": "WQ_VAL_11_STEP"})
 
 def clone(s: WQState) -> WQState:
     """A copy whose containers may be changed without touching `s`; the nested models are frozen."""
-    n = object.__new__(WQState)
-    dd = dict(s.__dict__)
-    dd.update(
-        players=list(s.players), order=list(s.order), owner=dict(s.owner), men=dict(s.men), orcs=dict(s.orcs),
+    return replace(
+        s, players=list(s.players), order=list(s.order), owner=dict(s.owner), men=dict(s.men), orcs=dict(s.orcs),
         hero=dict(s.hero), sorcerer=dict(s.sorcerer), treasures=list(s.treasures),
         retrieved={k: list(v) for k, v in s.retrieved.items()}, setup_left=dict(s.setup_left), deck=list(s.deck),
         discard=list(s.discard), hands={k: list(v) for k, v in s.hands.items()},
         boats={k: list(v) for k, v in s.boats.items()}, todo=list(s.todo),
         winners=None if s.winners is None else list(s.winners),
     )
-    object.__setattr__(n, "__dict__", dd)
-    object.__setattr__(n, "__pydantic_fields_set__", set(s.__pydantic_fields_set__))
-    object.__setattr__(n, "__pydantic_extra__", None)
-    object.__setattr__(n, "__pydantic_private__", None)
-    return n
 
 
 class Apply:
@@ -88,8 +82,8 @@ class Apply:
         self.events.append(event)
 
     def finish(self) -> None:
-        self.s.__dict__["seq"] = self.s.seq + 1
-        self.s.__dict__["rng"] = self.rng.export()
+        self.s.seq = self.s.seq + 1
+        self.s.rng = self.rng.export()
 
     def over(self) -> bool:
         return self.s.phase is Phase.GAME_OVER
@@ -211,7 +205,7 @@ class Apply:
             raise RuleError("WQ_VAL_8_OWNER", owner=s.name(a.owner), t=t)
         if any(x.location == t for x in s.treasures):
             raise RuleError("WQ_VAL_8_TAKEN", t=t)
-        s.treasures[index] = s.treasures[index].model_copy(update={"location": t})
+        s.treasures[index] = replace(s.treasures[index], location=t)
         if s.options.decoy:
             self.emit(E.TreasureHidden(hider=a.player, owner=a.owner, territory=t, kind=None))
             self.emit(E.TreasureHidden(hider=a.player, owner=a.owner, territory=t, kind=a.treasure,
@@ -253,14 +247,14 @@ class Apply:
         (s.hero if a.leader == "hero" else s.sorcerer)[a.player] = where
         s.pool -= cost
         if cost == 1:
-            s.turn = s.turn.model_copy(update={"champions": s.turn.champions - 1})
+            s.turn = replace(s.turn, champions=s.turn.champions - 1)
         self.emit(E.LeaderBought(player=a.player, leader=a.leader, location=where, cost=cost))
         self.after_placing()
 
     def after_placing(self) -> None:
         s = self.s
         if s.turn.champions > s.pool:
-            s.turn = s.turn.model_copy(update={"champions": s.pool})
+            s.turn = replace(s.turn, champions=s.pool)
         if s.pool > 0:
             return
         if s.phase is Phase.SETUP_DEPLOY:
@@ -351,7 +345,7 @@ class Apply:
         s.dragon = to
         event = E.DragonLanded(reason=reason, dice=dice or [], territory=to)  # type: ignore[arg-type]
         if B.is_protected(s, self.d, to):
-            event = event.model_copy(update={"protected": B.occupied(s, to)})
+            event = replace(event, protected=B.occupied(s, to))
         elif B.occupied(s, to):
             n = self.rng.die()
             if to in s.owner:
@@ -364,7 +358,7 @@ class Apply:
                 eaten = min(n, s.orcs[to])
                 s.orcs[to] -= eaten
                 self.tidy(to)
-            event = event.model_copy(update={"victim": victim, "devour": n, "eaten": eaten})
+            event = replace(event, victim=victim, devour=n, eaten=eaten)
         self.emit(event)
 
     def mage_arrives(self, to: str | None, reason: str, dice: list[int] | None = None) -> None:
@@ -515,7 +509,7 @@ class Apply:
                          and p != t.owner]
                 if not heirs:
                     continue
-                t = t.model_copy(update={"hider": heirs[0]})
+                t = replace(t, hider=heirs[0])
             kept.append(t)
         s.treasures = kept
         self.emit(E.PlayerLeft(player=pid, removed_by=removed_by, rebels=rebels))
@@ -567,7 +561,7 @@ class Apply:
             self.rng.shuffle(s.deck)
             self.emit(E.DeckReshuffled(cards=len(s.deck)))
         card = s.deck.pop(0)
-        s.turn = s.turn.model_copy(update={"drawn": True})
+        s.turn = replace(s.turn, drawn=True)
         if self.d.deck.card(card).immediate:
             self.resolve_card(a.player, card, A.Play(player=a.player, card=card), immediate=True)
             return
@@ -639,9 +633,8 @@ class Apply:
         turn = s.turn
         code = kind.code
         if kind.men or kind.campaigns or kind.pieces:
-            s.turn = turn.model_copy(update={"card_men": turn.card_men + kind.men + kind.pieces,
-                                             "campaigns": turn.campaigns + kind.campaigns,
-                                             "champions": turn.champions + kind.pieces})
+            s.turn = replace(turn, card_men=turn.card_men + kind.men + kind.pieces,
+                             campaigns=turn.campaigns + kind.campaigns, champions=turn.champions + kind.pieces)
             self.emit(E.PoolChanged(player=pid, men=kind.men, pieces=kind.pieces, campaigns=kind.campaigns))
         elif code == "orcbane" and a.location is not None:
             where = C.loc(d, a.location)
@@ -657,19 +650,19 @@ class Apply:
         elif code == "forced_march" and a.location is not None and a.to is not None:
             self.march(pid, C.loc(d, a.location), C.loc(d, a.to), a.count or 0, a.leader)
         elif code == "blessed_arms":
-            s.turn = turn.model_copy(update={"blessed": turn.blessed + 1})
+            s.turn = replace(turn, blessed=turn.blessed + 1)
             self.emit(E.EffectSet(player=pid, effect="blessed_arms"))
         elif code == "orc_uprising":
             self.uprising()
         elif code == "plague":
             self.plague(pid)
         elif code == "famine":
-            s.turn = turn.model_copy(update={"famine": True})
+            s.turn = replace(turn, famine=True)
             self.emit(E.EffectSet(player=pid, effect="famine"))
         elif code == "dragons_hunger":
             self.dragon_flies(None, "hunger")
         elif code == "wizards_truce":
-            s.turn = turn.model_copy(update={"truce": True})
+            s.turn = replace(turn, truce=True)
             self.emit(E.EffectSet(player=pid, effect="truce"))
         self.check_players()
         self.current_gone()
@@ -710,7 +703,7 @@ class Apply:
         if s.phase is Phase.REINFORCE:
             raise RuleError("WQ_VAL_16", n=s.pool)
         base = B.base_reinforcement(s, self.d, a.player, s.turn.famine)
-        s.turn = s.turn.model_copy(update={"base": base})
+        s.turn = replace(s.turn, base=base)
         s.pool = base + s.turn.card_men
         s.phase = Phase.REINFORCE
         self.emit(E.Reinforcements(player=a.player, kingdoms=B.kingdoms(s, self.d, a.player), base=base,
@@ -724,10 +717,10 @@ class Apply:
         """Spend the oldest boat card and a waiting Blessed Arms on this attack (WQ-BOAT-2, CARD-11)."""
         s = self.s
         if boat:
-            attack = attack.model_copy(update={"boat": s.boats[pid].pop(0)})
+            attack = replace(attack, boat=s.boats[pid].pop(0))
         if s.turn.blessed > 0:
-            s.turn = s.turn.model_copy(update={"blessed": s.turn.blessed - 1})
-            attack = attack.model_copy(update={"blessed": True})
+            s.turn = replace(s.turn, blessed=s.turn.blessed - 1)
+            attack = replace(attack, blessed=True)
         return attack
 
     def do_attack(self, a: A.Declare) -> None:
@@ -735,13 +728,13 @@ class Apply:
         source, target = C.loc(d, a.source), C.loc(d, a.target)
         attack = C.campaign(s, d, a.player, source, target, a.leader, a.boat)
         attack = self.take_extras(attack, a.player, a.boat)
-        s.turn = s.turn.model_copy(update={"campaigns": s.turn.campaigns - 1})
+        s.turn = replace(s.turn, campaigns=s.turn.campaigns - 1)
         defender = B.occupant(s, target)
         self.emit(E.AttackDeclared(player=a.player, kind="campaign", source=source, target=target,
                                    beast=attack.beast, defender=None if attack.beast else defender, boat=a.boat))
         if a.leader is not None and s.leaders(a.player)[a.leader] != source:
             self.leader_move(a.player, a.leader, source)
-            attack = attack.model_copy(update={"acted": True})
+            attack = replace(attack, acted=True)
         s.attack = attack
         if attack.empty_start:
             s.todo.append(Todo(kind="capture"))
@@ -773,7 +766,7 @@ class Apply:
         s.men[source] -= a.count
         s.men[s.attack.source] = s.men.get(s.attack.source, 0) + a.count
         self.tidy(source)
-        s.attack = s.attack.model_copy(update={"acted": True})
+        s.attack = replace(s.attack, acted=True)
         self.emit(E.Aided(player=a.player, source=source, target=s.attack.source, count=a.count))
 
     def do_roll(self, a: A.Roll) -> None:
@@ -803,7 +796,7 @@ class Apply:
         won = roll > d_value
         if won:
             if a.beast is not None:
-                a = a.model_copy(update={"wounds": a.wounds - 1})
+                a = replace(a, wounds=a.wounds - 1)
             elif a.target in s.owner:
                 self.lose_piece(a.target)
             else:
@@ -811,7 +804,7 @@ class Apply:
                 self.tidy(a.target)
         else:
             self.lose_piece(a.source)
-        a = a.model_copy(update={"battles": a.battles + 1})
+        a = replace(a, battles=a.battles + 1)
         s.attack = a
         against = a.beast or ("orcs" if defender == ORCS else "player")
         left = a.wounds if a.beast else (s.pieces(a.target) if a.target in s.owner else s.orcs.get(a.target, 0))
@@ -854,14 +847,14 @@ class Apply:
             if a.boat is not None:
                 s.boats[pid].insert(0, a.boat)
             if a.blessed:
-                s.turn = s.turn.model_copy(update={"blessed": s.turn.blessed + 1})
+                s.turn = replace(s.turn, blessed=s.turn.blessed + 1)
             if a.kind == "campaign":
-                s.turn = s.turn.model_copy(update={"campaigns": s.turn.campaigns + 1})
+                s.turn = replace(s.turn, campaigns=s.turn.campaigns + 1)
         else:
             if a.boat is not None:
                 s.discard.append(a.boat)
             if a.kind == "campaign":
-                s.turn = s.turn.model_copy(update={"first_done": True})
+                s.turn = replace(s.turn, first_done=True)
         s.attack = None
         self.emit(E.AttackEnded(player=pid, reason=reason,  # type: ignore[arg-type]
                                 campaign_used=a.kind == "campaign" and not free_cancel))
@@ -939,7 +932,7 @@ class Apply:
             return
         rewards = self.p.rewards
         if found.kind == "crown":
-            s.turn = s.turn.model_copy(update={"campaigns": s.turn.campaigns + rewards.crown_campaigns})
+            s.turn = replace(s.turn, campaigns=s.turn.campaigns + rewards.crown_campaigns)
             self.emit(E.PoolChanged(player=pid, campaigns=rewards.crown_campaigns))
         elif found.kind == "chest":
             s.todo.insert(0, Todo(kind="reward", men=rewards.chest_men, reason="chest"))

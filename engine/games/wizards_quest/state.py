@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import ClassVar, Literal
 
@@ -38,14 +39,14 @@ class Phase(StrEnum):
     GAME_OVER = "game_over"
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class WQPlayer(Player):
     """A Wizard's Quest seat: a resigned player's pieces stay on the board as rebels (WQ-LEAVE-2)."""
 
 
-class Treasure(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Treasure:
     """A treasure marker: `location` is None while its hider still holds it (WQ-SET-6/7)."""
-
-    model_config = ConfigDict(frozen=True)
 
     owner: int
     kind: TreasureKind
@@ -53,10 +54,9 @@ class Treasure(BaseModel):
     location: str | None = None
 
 
-class Turn(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Turn:
     """Per-turn effects of the active player, cleared when the turn ends (WQ-PET-*, WQ-ATK-1)."""
-
-    model_config = ConfigDict(frozen=True)
 
     drawn: bool = False
     card_men: int = 0
@@ -75,10 +75,9 @@ class Turn(BaseModel):
     """Reinforcement from kingdoms (after Famine), worked out when the reinforcement step starts."""
 
 
-class Attack(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Attack:
     """The attack in progress (WQ-ATK-8): a campaign or a free attack, on a force or on the Dragon/Mage."""
-
-    model_config = ConfigDict(frozen=True)
 
     kind: Literal["campaign", "free"]
     source: str
@@ -97,14 +96,13 @@ class Attack(BaseModel):
     """The target was empty when declared (capture without battle, WQ-CAP-1)."""
 
 
-class Todo(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Todo:
     """A forced decision of the active player, answered before anything else (WQ-VAL-3).
 
     Kinds: `hand` (play one of 3 cards), `capture`, `reward` (place `men` men), `region` (send the beaten
     `beast` to a region), `ring` (move the Mage or not).
     """
-
-    model_config = ConfigDict(frozen=True)
 
     kind: Literal["hand", "capture", "reward", "region", "ring"]
     men: int = 0
@@ -112,6 +110,7 @@ class Todo(BaseModel):
     reason: Literal["dragon", "chest", ""] = ""
 
 
+@dataclass(slots=True, kw_only=True)
 class WQState(SeatedState):
     game: Literal["wizards_quest"] = "wizards_quest"
     options: WQOptions
@@ -123,32 +122,32 @@ class WQState(SeatedState):
     current: int
     """The seat whose setup step or turn it is."""
     setup_leader: int
-    order: list[int] = Field(default_factory=list)
+    order: list[int] = field(default_factory=list)
     """This round's turn order (WQ-ORD-1/2)."""
-    owner: dict[str, int] = Field(default_factory=dict)
+    owner: dict[str, int] = field(default_factory=dict)
     """Player-held locations → player id."""
-    men: dict[str, int] = Field(default_factory=dict)
-    orcs: dict[str, int] = Field(default_factory=dict)
-    hero: dict[int, str] = Field(default_factory=dict)
+    men: dict[str, int] = field(default_factory=dict)
+    orcs: dict[str, int] = field(default_factory=dict)
+    hero: dict[int, str] = field(default_factory=dict)
     """Player id → location of their Hero (absent: in supply)."""
-    sorcerer: dict[int, str] = Field(default_factory=dict)
+    sorcerer: dict[int, str] = field(default_factory=dict)
     dragon: str | None = None
     mage: str | None = None
-    treasures: list[Treasure] = Field(default_factory=list)
-    retrieved: dict[int, list[TreasureKind]] = Field(default_factory=dict)
+    treasures: list[Treasure] = field(default_factory=list)
+    retrieved: dict[int, list[TreasureKind]] = field(default_factory=dict)
     pool: int = 0
     """Men to place now: a setup batch, the reinforcement pool, or a reward."""
-    setup_left: dict[int, int] = Field(default_factory=dict)
+    setup_left: dict[int, int] = field(default_factory=dict)
     """Starting men each player has still to deploy (WQ-SET-8)."""
-    deck: list[str] = Field(default_factory=list)
+    deck: list[str] = field(default_factory=list)
     """Petition draw pile, top card first; its order is secret."""
-    discard: list[str] = Field(default_factory=list)
-    hands: dict[int, list[str]] = Field(default_factory=dict)
-    boats: dict[int, list[str]] = Field(default_factory=dict)
+    discard: list[str] = field(default_factory=list)
+    hands: dict[int, list[str]] = field(default_factory=dict)
+    boats: dict[int, list[str]] = field(default_factory=dict)
     """Boat areas, oldest card first (WQ-BOAT-1)."""
-    turn: Turn = Field(default_factory=Turn)
+    turn: Turn = field(default_factory=Turn)
     attack: Attack | None = None
-    todo: list[Todo] = Field(default_factory=list)
+    todo: list[Todo] = field(default_factory=list)
     winners: list[int] | None = None
     """None while the game goes on; the winning seats (empty: nobody won) once it is over."""
 

@@ -11,6 +11,7 @@ from engine.core.events import (
     TurnStarted,
     changes_board,
 )
+from engine.core.models import json_text
 from engine.games.risk import RULESET as RISK
 from engine.games.wizards_quest import RULESET as WQ
 from engine.replays import TURN_EVENT
@@ -22,15 +23,15 @@ def test_both_games_start_turns_with_the_core_kind() -> None:
     wq = WQ.parse_event({"type": "turn_started", "player": 1, "round": 4})
     for event in (risk, wq):
         assert isinstance(event, TurnStarted) and event.type == TURN_STARTED == TURN_EVENT
-    assert risk.model_dump_json() == ('{"type":"turn_started","private_to":null,"player":1,"turn":2,"base":3,'
+    assert json_text(risk) == ('{"type":"turn_started","private_to":null,"player":1,"turn":2,"base":3,'
                                       '"continents":[],"total":3}')
-    assert wq.model_dump_json() == '{"type":"turn_started","private_to":null,"player":1,"round":4}'
+    assert json_text(wq) == '{"type":"turn_started","private_to":null,"player":1,"round":4}'
 
 
 def test_rounds_start_with_the_core_event() -> None:
     event = WQ.parse_event({"type": "round_started", "round": 3})
     assert type(event) is RoundStarted and event.type == ROUND_STARTED
-    assert event.model_dump_json() == '{"type":"round_started","private_to":null,"round":3}'
+    assert json_text(event) == '{"type":"round_started","private_to":null,"round":3}'
 
 
 def test_the_board_changes_after_turns_conquests_and_the_ends() -> None:
@@ -48,6 +49,6 @@ def test_both_games_tell_a_departure_with_the_core_event() -> None:
     risk = RISK.parse_event({"type": "player_left", "player": 1, "removed_by": 2})
     wq = WQ.parse_event({"type": "player_left", "player": 1, "rebels": {"1.1": 2}})
     assert isinstance(risk, PlayerLeft) and isinstance(wq, PlayerLeft)
-    assert risk.model_dump_json() == '{"type":"player_left","private_to":null,"player":1,"removed_by":2}'
-    assert wq.model_dump_json() == ('{"type":"player_left","private_to":null,"player":1,"removed_by":null,'
+    assert json_text(risk) == '{"type":"player_left","private_to":null,"player":1,"removed_by":2}'
+    assert json_text(wq) == ('{"type":"player_left","private_to":null,"player":1,"removed_by":null,'
                                     '"rebels":{"1.1":2}}')

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
 from engine.core.i18n import inert
+from engine.core.models import json_text
 from engine.core.players import Player, SeatedState, next_seat, seat_cycle, with_status
 from engine.core.rng import RngState
 from engine.games.risk.state import RiskPlayer
 from engine.games.wizards_quest.state import WQPlayer
 
 
+@dataclass(slots=True, kw_only=True)
 class Table(SeatedState):
     """A minimal seated state, as a new game would declare one."""
 
@@ -28,7 +31,7 @@ def test_game_players_are_the_core_model_with_unchanged_json() -> None:
     for model in (RiskPlayer, WQPlayer):
         p = model(id=5, name="Ann", colour="red")
         assert isinstance(p, Player)
-        assert p.model_dump_json() == '{"id":5,"name":"Ann","colour":"red","ai":false,"status":"active"}'
+        assert json_text(p) == '{"id":5,"name":"Ann","colour":"red","ai":false,"status":"active"}'
 
 
 def test_lookups_and_names() -> None:

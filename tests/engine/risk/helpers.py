@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from engine.core.errors import RuleError
-from engine.core.models import Action, Event, Seat
+from engine.core.models import Action, Event, Seat, from_json, to_json
 from engine.games.risk import RULESET, RiskOptions, RiskState
 from engine.games.risk.mapdata import classic
 from engine.games.risk.state import NEUTRAL, Interrupt, Phase
@@ -79,28 +80,24 @@ def position(
         deck = [c for c in [*IDS, *BOARD.wild_cards] if c not in held]
     base = new(len(players), seed=seed, **options)
     status = {p: "eliminated" for p in eliminated} | {p: "resigned" for p in resigned}
-    state = base.model_copy(
-        update={
-            "players": [p.model_copy(update={"status": status.get(p.id, "active")}) for p in base.players],
-            "phase": phase,
-            "turn": turn,
-            "current": current,
-            "first_player": players[0],
-            "owner": own,
-            "armies": arm,
-            "setup_left": {},
-            "hands": hand,
-            "deck": list(deck),
-            "discard": list(discard or []),
-            "sets_traded": sets_traded,
-            "missions": dict(missions or {}),
-            "pool": pool,
-            "conquered_this_turn": conquered,
-            "card_bonus_taken": card_bonus_taken,
-            "interrupt": interrupt,
-        }
-    )
-    return RiskState.model_validate(state.model_dump())
+    state = replace(base, players=[replace(p, status=status.get(p.id, "active")) for p in base.players],
+                    phase=phase,
+                    turn=turn,
+                    current=current,
+                    first_player=players[0],
+                    owner=own,
+                    armies=arm,
+                    setup_left={},
+                    hands=hand,
+                    deck=list(deck),
+                    discard=list(discard or []),
+                    sets_traded=sets_traded,
+                    missions=dict(missions or {}),
+                    pool=pool,
+                    conquered_this_turn=conquered,
+                    card_bonus_taken=card_bonus_taken,
+                    interrupt=interrupt)
+    return from_json(RiskState, to_json(state))
 
 
 def action(kind: str, player: int, **fields: Any) -> Action:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from engine.core.errors import RuleError
+from engine.core.models import to_json
 from engine.games.risk import RULESET
 from engine.games.risk import actions as A
 from engine.games.risk.rules import battle
@@ -76,7 +78,7 @@ def test_attack_needs_two_armies_in_source() -> None:
     s = at_war(armies={"alaska": 1, "kamchatka": 1})
     err = rejects(s, attack("alaska", "kamchatka"), "E_TOO_FEW_ARMIES")
     assert "Alaska" in err.message
-    after, _ = play(s.model_copy(update={"armies": {**s.armies, "alaska": 2}}), attack("alaska", "kamchatka"),
+    after, _ = play(replace(s, armies={**s.armies, "alaska": 2}), attack("alaska", "kamchatka"),
                     dice=[1, 6])
     assert after.armies["alaska"] == 1 and after.armies["kamchatka"] == 1
 
@@ -417,7 +419,7 @@ def test_loop_equals_single_attacks_with_the_same_dice() -> None:
         single, events = play(single, attack("alaska", "kamchatka"), dice=faces)
         single_events += events
     assert battles(loop_events) == battles(single_events)
-    assert [e.model_dump() for e in loop_events] == [e.model_dump() for e in single_events]
+    assert [to_json(e) for e in loop_events] == [to_json(e) for e in single_events]
     for field in ("owner", "armies", "interrupt", "phase", "conquered_this_turn", "hands"):
         assert getattr(looped, field) == getattr(single, field), field
     assert looped.owner["kamchatka"] == P1 and looped.armies["kamchatka"] == 2

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -560,7 +561,7 @@ def test_drawing_a_sixth_card_forces_no_trade_until_next_turn() -> None:
     s, _ = play(s, ("fortify", P1, {"source": "alaska", "target": "alberta", "count": 1}))
     assert s.current == P2
     # At P1's next turn the forced trade applies.
-    s = s.model_copy(update={"current": P3, "phase": Phase.FORTIFY, "pool": 0})
+    s = replace(s, current=P3, phase=Phase.FORTIFY, pool=0)
     s, _ = play(s, ("end_turn", P3))
     (decision,) = pending(s)
     assert (decision.player, decision.kind) == (P1, "trade")

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
 
-from engine.core.construct import copy_model
 from engine.core.errors import RuleError
-from engine.core.models import Seat
+from engine.core.models import Seat, to_json
 from engine.core.record import GameRecord, replay
 from engine.core.rng import Rng
 from engine.games.risk import RULESET, RiskOptions
@@ -66,7 +66,7 @@ def test_from_schema_2_a_round_takes_one_draw_and_reads_its_faces_attacker_first
 
 @pytest.mark.rule("RISK-GEN-3")
 def test_a_schema_1_game_keeps_rolling_one_draw_per_die() -> None:
-    s = copy_model(position(phase=Phase.ATTACK, armies={"alaska": 6, "kamchatka": 4}), schema_version=1)
+    s = replace(position(phase=Phase.ATTACK, armies={"alaska": 6, "kamchatka": 4}), schema_version=1)
     rng = Rng(s.rng)
     faces = rng.dice(5)
     after, att, dfn = battle_of(s)
@@ -85,7 +85,7 @@ def random_game(record: GameRecord, steps: int) -> tuple[RiskState, GameRecord]:
             break
         action = policy.choose(state, RULESET.pending(state)[0].player, rng)
         state, _ = RULESET.apply(state, action)
-        actions.append(action.model_dump(mode="json"))
+        actions.append(to_json(action))
     assert isinstance(state, RiskState)
     return state, record.model_copy(update={"actions": actions})
 
@@ -108,7 +108,7 @@ def test_a_record_replays_under_the_schema_it_was_made_with() -> None:
 
 def test_a_record_from_a_newer_engine_is_refused() -> None:
     seats = [Seat(id=10 + i, name=f"P{i}") for i in range(3)]
-    newest = RiskState.model_fields["schema_version"].default
+    newest = RiskState.newest_schema()
     record = GameRecord(game="risk", seed=5, seats=seats, schema_version=newest + 1)
     with pytest.raises(RuleError) as refused:
         replay(RULESET, record)

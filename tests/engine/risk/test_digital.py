@@ -10,7 +10,7 @@ import pytest
 from pydantic import ValidationError
 
 from engine.core.errors import RuleError
-from engine.core.models import Action, Decision, Event
+from engine.core.models import Action, Decision, Event, json_text, to_json
 from engine.games.risk import RULESET, RiskState
 from engine.games.risk import actions as A
 from engine.games.risk.actions import ACTION_ADAPTER
@@ -176,7 +176,7 @@ def test_drawn_card_is_private() -> None:
     assert s2.hands[P1] == ["peru", "wild_1"]
     (drawn,) = of_type(events, "card_drawn")
     assert drawn.player == P1 and drawn.hand_size == 2 and drawn.private_to is None
-    assert "wild_1" not in drawn.model_dump_json()
+    assert "wild_1" not in json_text(drawn)
     assert narrate(drawn, s2) == "Player1 draws a card and now holds 2 cards."
     assert "wild_1" not in dumped(RULESET.view(s2, P2))
     assert "wild_1" in RULESET.view(s2, P1)["hand"]
@@ -188,7 +188,7 @@ def test_cards_taken_on_elimination_stay_private() -> None:
     assert s.hands[P1] == ["alaska", "wild_2", "greenland"]
     (elim,) = of_type(events, "eliminated")
     assert (elim.player, elim.by, elim.cards_taken) == (P3, P1, 2)
-    assert "wild_2" not in json.dumps([e.model_dump(mode="json") for e in events])
+    assert "wild_2" not in json.dumps([to_json(e) for e in events])
     assert narrate(elim, s) == "Player3 is eliminated by Player1, who takes 2 cards."
     assert RULESET.view(s, None)["hand_sizes"][str(P1)] == 3
     assert "wild_2" not in dumped(RULESET.view(s, P2))
@@ -271,7 +271,7 @@ def test_secret_placement_plans_stay_private() -> None:
     left = s.setup_left[P1]
     s2, events = play(s, ("deploy", P1, {"placements": {mine: left}}))
     (sub,) = of_type(events, "plan_submitted")
-    assert sub.player == P1 and "placements" not in sub.model_dump()
+    assert sub.player == P1 and "placements" not in to_json(sub)
     assert RULESET.view(s2, P1)["plan"] == {mine: left}
     for viewer in (None, P2, P3):
         v = RULESET.view(s2, viewer)

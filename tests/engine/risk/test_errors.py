@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -34,7 +35,7 @@ OUTSIDER = 999
 
 def game_over() -> RiskState:
     s = position(phase=Phase.GAME_OVER)
-    return s.model_copy(update={"winner": P1, "interrupt": None})
+    return replace(s, winner=P1, interrupt=None)
 
 
 def defending() -> RiskState:

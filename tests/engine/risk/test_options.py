@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
+from engine.core.models import from_json, json_text
 from engine.games.risk import RULESET, RiskOptions, RiskState
 from engine.games.risk.state import NEUTRAL, Phase
 from tests.engine.risk.helpers import (
@@ -206,7 +209,7 @@ def test_connected_fortify_moves_along_own_territories_only() -> None:
     assert (after.armies["alaska"], after.armies["ontario"]) == (3, 6)
     assert after.current == P2
     # Greenland is P1's but only reachable through Ontario → Greenland; cut Ontario and the path is blocked.
-    cut = s.model_copy(update={"owner": {**s.owner, "ontario": P2}})
+    cut = replace(s, owner={**s.owner, "ontario": P2})
     rejects(cut, ("fortify", P1, {"source": "alaska", "target": "greenland", "count": 3}), "E_NOT_CONNECTED")
 
 
@@ -351,7 +354,7 @@ def test_timeout_action_is_ai_or_skip() -> None:
 @pytest.mark.rule("RISK-OPT-8", "RISK-OPT-9", "RISK-OPT-10", "RISK-OPT-11")
 def test_timer_options_are_stored_with_the_game_and_survive_a_save() -> None:
     s = new(3, seed=1, turn_timer_hours=0.5, defender_timeout_minutes=1.0, absent_after=4, timeout_action="skip")
-    loaded = RiskState.model_validate_json(s.model_dump_json())
+    loaded = from_json(RiskState, json.loads(json_text(s)))
     assert loaded.options == s.options
     assert (loaded.options.turn_timer_hours, loaded.options.defender_timeout_minutes,
             loaded.options.absent_after, loaded.options.timeout_action) == (0.5, 1.0, 4, "skip")

@@ -8,7 +8,7 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.core.models import Event, Seat
+from engine.core.models import Event, Seat, to_json
 from engine.core.play import play_out
 from engine.core.record import GameRecord, replay
 from engine.games.risk import RULESET, RiskOptions, RiskState
@@ -126,13 +126,13 @@ def play_random(seed: int, n: int, options: RiskOptions, steps: int) -> tuple[Ri
         else:
             who = RULESET.pending(state)[0].player
             act = policy.choose(state, who, rng)
-        before = state.model_dump()
+        before = to_json(state)
         total = sum(state.armies.values())
         new_state, events = RULESET.apply(state, act)
-        assert state.model_dump() == before, "apply mutated its input"
+        assert to_json(state) == before, "apply mutated its input"
         assert isinstance(new_state, RiskState)
         assert sum(new_state.armies.values()) == total + army_delta(events), "armies are not conserved"
-        record.actions.append(act.model_dump(mode="json"))
+        record.actions.append(to_json(act))
         state = new_state
         check_invariants(state)
         if step % 25 == 0:

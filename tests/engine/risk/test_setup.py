@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from engine.core.errors import RuleError
-from engine.core.models import Event, Seat
+from engine.core.models import Event, Seat, to_json
 from engine.core.rng import Rng, RngState, roll_off
 from engine.games.risk import RULESET, RiskOptions, RiskState
 from engine.games.risk.state import NEUTRAL, Phase
@@ -281,11 +282,9 @@ def test_no_army_on_an_own_territory_while_any_is_unclaimed() -> None:
     rejects(s, ("claim", P1, {"territory": "alaska"}), "E_MUST_CLAIM_EMPTY")
     rejects(s, ("place", P1, {"territory": "alaska"}), "E_MUST_CLAIM_EMPTY")
     # Even with one territory left.
-    last = s.model_copy(update={
-        "owner": {t: [P1, P2, P3][k % 3] for k, t in enumerate(IDS[:-1])},
-        "armies": dict.fromkeys(IDS[:-1], 1),
-        "current": P1,
-    })
+    last = replace(s, owner={t: [P1, P2, P3][k % 3] for k, t in enumerate(IDS[:-1])},
+                   armies=dict.fromkeys(IDS[:-1], 1),
+                   current=P1)
     mine = next(t for t in IDS if last.owner.get(t) == P1)
     rejects(last, ("place", P1, {"territory": mine}), "E_MUST_CLAIM_EMPTY")
     done, _ = play(last, ("claim", P1, {"territory": IDS[-1]}))
@@ -344,7 +343,7 @@ def test_players_with_nothing_left_are_skipped() -> None:
     # After 19 rounds P1 and P2 are out; P3 and P4 place their last armies alone.
     assert actors[-6:] == [P3, P4, P1, P2, P3, P4]
     assert done.current == P1  # and the first player starts play
-    crafted = s.model_copy(update={"setup_left": {P1: 0, P2: 3, P3: 1, P4: 0}, "current": P3})
+    crafted = replace(s, setup_left={P1: 0, P2: 3, P3: 1, P4: 0}, current=P3)
     after, _ = play(crafted, ("place", P3, {"territory": crafted.territories_of(P3)[0]}))
     assert after.current == P2
     after, _ = play(after, ("place", P2, {"territory": crafted.territories_of(P2)[0]}))
@@ -364,7 +363,7 @@ def test_setup_ends_when_every_army_is_placed() -> None:
     assert sum(done.armies.values()) == 3 * 35
     assert of_type(events, "setup_finished")
     # Stacks have no cap.
-    stacked = s.model_copy(update={"setup_left": {P1: 0, P2: 0, P3: 0, last: 200}})
+    stacked = replace(s, setup_left={P1: 0, P2: 0, P3: 0, last: 200})
     t = stacked.territories_of(last)[0]
     for _ in range(3):
         stacked, _ = play(stacked, ("place", last, {"territory": t}))
@@ -458,7 +457,7 @@ def test_simultaneous_plans_stay_hidden_until_all_are_in() -> None:
     plans = {p: {s.territories_of(p)[0]: s.setup_left[p]} for p in players}
     after, events = play(s, ("deploy", P2, {"placements": plans[P2]}))
     assert of_type(events, "placed") == []
-    public = [e.model_dump(exclude_none=True) for e in events if e.private_to is None]
+    public = [{k: v for k, v in to_json(e).items() if v is not None} for e in events if e.private_to is None]
     assert public == [{"type": "plan_submitted", "player": P2}]
     assert all(e.private_to == P2 for e in of_type(events, "planned"))
     assert after.armies == s.armies
@@ -582,7 +581,7 @@ def test_turn_one_gets_normal_reinforcements() -> None:
     owner.update(dict.fromkeys(BOARD.members["australia"], P1))
     owner.update(dict.fromkeys(IDS[:8], P1))
     bulk = position(owner=owner, phase=Phase.SETUP_PLACE, current=P1, setup_placement="bulk_sequential")
-    bulk = bulk.model_copy(update={"setup_left": {P1: 2, P2: 0, P3: 0}, "turn": 0})
+    bulk = replace(bulk, setup_left={P1: 2, P2: 0, P3: 0}, turn=0)
     done, events = play(bulk, ("deploy", P1, {"placements": {"alaska": 2}}))
     started = of_type(events, "turn_started")[0]
     assert started.player == P1 and started.turn == 1

@@ -4,11 +4,12 @@ for one action at a time, applies it and asks again, so each single answer must 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from engine.core.models import Action
+from engine.core.models import Action, from_json, json_text, to_json
 from engine.games.risk import RULESET, RiskState
 from engine.games.risk import events as E
 from tests.engine.risk.helpers import BOARD, IDS, P1, P2, P3, Interrupt, Phase, new, play, position
@@ -110,13 +111,13 @@ async def staged(t: Table, eliminate: bool = False, **update: Any) -> tuple[Risk
         "armies": dict.fromkeys(IDS, 3), "setup_left": {}, "deck": [*IDS, *BOARD.wild_cards], "pool": 4,
     }
     if eliminate:
-        fields["players"] = [p.model_copy(update={"status": "eliminated"}) if p.id == b else p
+        fields["players"] = [replace(p, status="eliminated") if p.id == b else p
                              for p in started.players]
         fields["interrupt"] = Interrupt(kind="elim_place", eliminated=b)
-    s = RiskState.model_validate(started.model_copy(update=fields | update).model_dump())
+    s = from_json(RiskState, to_json(replace(started, **(fields | update))))
     game = await t.service.store.live_game(CHANNEL)
     assert game is not None
-    await t.service.store.update_game(game, state=s.model_dump_json())
+    await t.service.store.update_game(game, state=json_text(s))
     return s, me
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -69,7 +70,7 @@ def test_turn_order_skips_eliminated_and_resigned_players() -> None:
     assert s.current == P4
     assert [e.player for e in of_type(events, "turn_started")] == [P4]
     # From the last seat play wraps to the first living seat, P1.
-    s = s.model_copy(update={"phase": Phase.FORTIFY, "pool": 0})
+    s = replace(s, phase=Phase.FORTIFY, pool=0)
     s, events = play(s, ("end_turn", P4))
     assert s.current == P1
     assert [e.player for e in of_type(events, "turn_started")] == [P1]
@@ -183,7 +184,7 @@ def test_leaving_reinforce_needs_a_hand_of_four_or_fewer(kind: str) -> None:
     s = position(3, hands={P1: FIVE_CARDS}, armies={"alaska": 4, "kamchatka": 1})
     rejects(s, leave_action(kind), "E_MUST_TRADE", dice=CONQUERING_DICE)
     # With a full pool as well, the hand is reported first.
-    rejects(s.model_copy(update={"pool": 3}), leave_action(kind), "E_MUST_TRADE", dice=CONQUERING_DICE)
+    rejects(replace(s, pool=3), leave_action(kind), "E_MUST_TRADE", dice=CONQUERING_DICE)
 
 
 @pytest.mark.rule("RISK-TURN-5")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -205,7 +206,7 @@ def test_the_non_active_player_chooses_the_neutral_defence() -> None:
     assert battle.defender == NEUTRAL and battle.defence_dice == [2]
     assert done.armies["kamchatka"] == 2
     # On P2's turn, P1 answers for the Neutral.
-    theirs = s.model_copy(update={"current": P2})
+    theirs = replace(s, current=P2)
     asked, _ = play(theirs, ("attack", P2, {"source": "alberta", "target": "northwest_territory"}))
     assert asked.interrupt is not None and asked.interrupt.defender == P1
 

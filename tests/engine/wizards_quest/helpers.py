@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from engine.core.errors import RuleError
-from engine.core.models import Action, Event, Seat
+from engine.core.models import Action, Event, Seat, from_json, to_json
 from engine.games.wizards_quest import RULESET, WQOptions, WQState
 from engine.games.wizards_quest.state import Attack, Phase, Todo, Treasure, Turn
 from tests.engine.checks import applied, refused
@@ -82,17 +83,15 @@ def position(
     if deck is None:
         deck = [c for c in DATA.deck.instances if c not in used]
     base = new(n, seed=seed, **options)
-    state = base.model_copy(update={
-        "players": [p.model_copy(update={"status": "eliminated" if p.id in eliminated else "active"})
+    state = replace(base, players=[replace(p, status="eliminated" if p.id in eliminated else "active")
                     for p in base.players],
-        "phase": phase, "round": round, "current": current, "order": order or players,
-        "owner": own, "men": count, "orcs": dict(orcs or {}), "hero": dict(hero or {}),
-        "sorcerer": dict(sorcerer or {}), "dragon": dragon, "mage": mage, "treasures": list(treasures or []),
-        "retrieved": {p: list((retrieved or {}).get(p, [])) for p in players}, "pool": pool, "setup_left": {},
-        "deck": list(deck), "discard": list(discard or []), "hands": hand, "boats": boat,
-        "turn": turn or Turn(), "attack": attack, "todo": list(todo or []),
-    })
-    return WQState.model_validate(state.model_dump())
+                    phase=phase, round=round, current=current, order=order or players,
+                    owner=own, men=count, orcs=dict(orcs or {}), hero=dict(hero or {}),
+                    sorcerer=dict(sorcerer or {}), dragon=dragon, mage=mage, treasures=list(treasures or []),
+                    retrieved={p: list((retrieved or {}).get(p, [])) for p in players}, pool=pool, setup_left={},
+                    deck=list(deck), discard=list(discard or []), hands=hand, boats=boat,
+                    turn=turn or Turn(), attack=attack, todo=list(todo or []))
+    return from_json(WQState, to_json(state))
 
 
 def action(kind: str, player: int, **fields: Any) -> Action:

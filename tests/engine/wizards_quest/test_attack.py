@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from engine.games.wizards_quest import RULESET
@@ -177,13 +179,13 @@ def test_a_boat_must_cross_water_even_to_an_adjacent_target() -> None:
     on_land, _ = play(s, ("attack", P1, {"source": "1.4", "target": "1.5"}))
     assert on_land.attack.link == "land" and on_land.attack.boat is None and on_land.boats[P1] == ["levy-1"]
     # A free attack on the Dragon in the neighbour's location, the same.
-    lair = s.model_copy(update={"dragon": "1.5"})
+    lair = replace(s, dragon="1.5")
     rejects(lair, ("free", P1, {"source": "1.4", "beast": "dragon", "boat": True}), "WQ_VAL_24_WATER")
     assert play(lair, ("free", P1, {"source": "1.4", "beast": "dragon"}))[0].boats[P1] == ["levy-1"]
     # On the Dragon in the attacker's own location there is no crossing at all, boat card or not.
-    home = s.model_copy(update={"dragon": "1.4"})
+    home = replace(s, dragon="1.4")
     rejects(home, ("free", P1, {"source": "1.4", "beast": "dragon", "boat": True}), "WQ_VAL_24_HERE")
-    bare = home.model_copy(update={"boats": {P1: [], P2: []}})
+    bare = replace(home, boats={P1: [], P2: []})
     rejects(bare, ("free", P1, {"source": "1.4", "beast": "dragon", "boat": True}), "WQ_VAL_24_NONE")
 
 
@@ -194,7 +196,7 @@ def test_legal_lists_offer_a_boat_only_across_water() -> None:
     by_boat = RULESET.legal_targets(s, P1, "attack_target", source="1.4", boat=True)
     assert by_boat and "1.5" not in by_boat and all(DATA.map.shared_water("1.4", t) for t in by_boat)
     for lair in ("1.4", "1.5"):  # the Dragon at home, then next door by land
-        dragon = s.model_copy(update={"dragon": lair})
+        dragon = replace(s, dragon=lair)
         assert "1.4" in RULESET.legal_targets(dragon, P1, "free_source", beast="dragon")
         assert "1.4" not in RULESET.legal_targets(dragon, P1, "free_source", beast="dragon", boat=True)
         assert all(a.link == "water" for a in campaigns(dragon, DATA, P1, True) + free_attacks(dragon, DATA, P1, True))
@@ -216,7 +218,7 @@ def test_defender_range_modifiers_and_clamp() -> None:
     s, events = play(s, ("roll", P1), dice=[2])
     assert of_type(events, "battle")[0].d == 1, "3 − leader − Blessed Arms"
     s = position(2, owner={"3.3": P1, "C7": P2}, men={"3.3": 5}, hero={P2: "C7"}, orcs={})
-    s = s.model_copy(update={"hero": {P1: "3.3", P2: "C7"}})
+    s = replace(s, hero={P1: "3.3", P2: "C7"})
     s, _ = play(s, ("attack", P1, {"source": "3.3", "target": "C7"}))
     s, events = play(s, ("roll", P1), dice=[6])
     assert of_type(events, "battle")[0].d == 4, "3 + castle + defending Hero − attacking Hero"
@@ -321,6 +323,6 @@ def test_leaders_bought_for_two_men_apart_and_again_after_dying() -> None:
     rejects(s, ("buy", P1, {"leader": "hero", "location": "1.1"}), "WQ_VAL_17_SHARE")
     s, _ = play(s, ("buy", P1, {"leader": "hero", "location": "1.2"}))
     assert s.pool == 3 and s.hero[P1] == "1.2"
-    s = s.model_copy(update={"phase": Phase.ATTACK, "pool": 0})
+    s = replace(s, phase=Phase.ATTACK, pool=0)
     s, _ = play(s, ("attack", P1, {"source": "1.1", "target": "1.4"}))
     rejects(s, ("roll", P1), "WQ_VAL_34")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from engine.core.models import Seat
+from engine.core.models import Seat, to_json
 from engine.core.play import play_out
 from engine.core.record import GameRecord
 from engine.games.wizards_quest import RULESET, WQOptions
@@ -41,7 +41,7 @@ def test_simulate_and_replay(tmp_path: Path) -> None:
     seats = [Seat(id=i + 1, name=f"AI {i + 1}", ai=True) for i in range(3)]
     state, _ = RULESET.new_game(seats, WQOptions(), 3)
     state, actions = play_out(RULESET, state, {s.id: RULESET.policy("baseline") for s in seats}, 3)
-    record = GameRecord(game="wizards_quest", seed=3, seats=seats, actions=[a.model_dump(mode="json") for a in actions])
+    record = GameRecord(game="wizards_quest", seed=3, seats=seats, actions=[to_json(a) for a in actions])
     path = tmp_path / "record.json"
     path.write_text(record_json(record), encoding="utf-8")
     done = cli("replay", str(path))

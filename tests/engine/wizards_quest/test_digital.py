@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from engine.core.errors import RuleError
@@ -57,14 +59,14 @@ def test_commands_names_and_legal_targets() -> None:
 def test_timeouts_take_the_least_harmful_legal_action() -> None:
     base = position(2, owner={"1.1": P1, "1.2": P2, "C1": P1}, men={"1.1": 2, "C1": 5})
     cases = [
-        (base.model_copy(update={"phase": Phase.PETITION}), "done"),
-        (base.model_copy(update={"phase": Phase.REINFORCE, "pool": 4}), "place"),
+        (replace(base, phase=Phase.PETITION), "done"),
+        (replace(base, phase=Phase.REINFORCE, pool=4), "place"),
         (base, "end"),
-        (base.model_copy(update={"attack": Attack(kind="campaign", source="1.1", target="1.2")}), "stop"),
-        (base.model_copy(update={"todo": [Todo(kind="region", beast="dragon")], "mage": "1.3"}), "region"),
-        (base.model_copy(update={"todo": [Todo(kind="ring")]}), "mage"),
-        (base.model_copy(update={"phase": Phase.PETITION, "todo": [Todo(kind="hand")],
-                                 "hands": {P1: ["levy-1", "levy-2", "orcbane-1"], P2: []}}), "play"),
+        (replace(base, attack=Attack(kind="campaign", source="1.1", target="1.2")), "stop"),
+        (replace(base, todo=[Todo(kind="region", beast="dragon")], mage="1.3"), "region"),
+        (replace(base, todo=[Todo(kind="ring")]), "mage"),
+        (replace(base, phase=Phase.PETITION, todo=[Todo(kind="hand")],
+                 hands={P1: ["levy-1", "levy-2", "orcbane-1"], P2: []}), "play"),
     ]
     for state, kind in cases:
         act = RULESET.timeout_action(state, P1)
@@ -108,7 +110,7 @@ def test_an_attack_across_water_is_narrated_as_by_boat() -> None:
     empty = ("attack", P1, {"source": "1.1", "target": "3.1", "boat": True})
     assert declared(s, empty) == "⚔️ Player1 moves on the empty 3.1 by boat from 1.1."
     beast = ("free", P1, {"source": "1.1", "beast": "dragon", "boat": True})
-    assert declared(s.model_copy(update={"dragon": "2.3"}), beast) == \
+    assert declared(replace(s, dragon="2.3"), beast) == \
         "⚔️ Player1 attacks the Dragon at 2.3 by boat from 1.1."
 
 

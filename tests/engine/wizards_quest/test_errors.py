@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -49,7 +50,7 @@ CASES: list[Case] = [
     ("WQ_AMBIGUOUS", attack, ("attack", P1, {"source": "bridge", "target": "1.2"}), "West Bridge Keep"),
     ("WQ_BAD_NUMBER", lambda: attack(phase=Phase.REINFORCE, pool=3), ("place", P1, {"placements": {"1.1": 0}}),
      None),
-    ("WQ_VAL_5_TAKEN", lambda: setup_at(Phase.SETUP_CASTLE).model_copy(update={"owner": {"C1": P2}}),
+    ("WQ_VAL_5_TAKEN", lambda: replace(setup_at(Phase.SETUP_CASTLE), owner={"C1": P2}),
      ("castle", 0, {"castle": "C1"}), "C1 Northwatch is already taken."),
     ("WQ_VAL_5_NOT", lambda: setup_at(Phase.SETUP_CASTLE), ("castle", 0, {"castle": "1.1"}), "1.1 is not a castle."),
     ("WQ_VAL_6", lambda: setup_at(Phase.SETUP_CLAIM), ("claim", 0, {"territory": "C1"}), None),
@@ -180,11 +181,11 @@ def concrete(state: WQState, act: tuple[Any, ...]) -> tuple[Any, ...]:
 def test_refusal(code: str, build: Callable[[], WQState], act: tuple[Any, ...], text: str | None) -> None:
     state = build()
     if code == "WQ_VAL_8_TAKEN":
-        state = state.model_copy(update={"treasures": [
-            t.model_copy(update={"location": "1.1"}) if k == 0 else t for k, t in enumerate(state.treasures)]})
+        state = replace(state, treasures=[
+            replace(t, location="1.1") if k == 0 else t for k, t in enumerate(state.treasures)])
         first = state.treasures[0]
-        state = state.model_copy(update={"owner": {k: v for k, v in state.owner.items() if k != "1.1"},
-                                         "treasures": [first.model_copy(update={"hider": P3}), *state.treasures[1:]]})
+        state = replace(state, owner={k: v for k, v in state.owner.items() if k != "1.1"},
+                        treasures=[replace(first, hider=P3), *state.treasures[1:]])
     error = rejects(state, concrete(state, act), code)
     if text is not None:
         assert text in error.message, error.message

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -82,7 +83,7 @@ def test_men_from_cards_join_the_pool() -> None:
     s, events = play(s, ("play", P1, {"card": "levy"}))
     assert of_type(events, "pool_changed")[0].men == 3
     s, _ = play(s, ("play", P1, {"card": "muster"}))
-    s = s.model_copy(update={"hands": {**s.hands, P1: ["fair_winds-1"]}})
+    s = replace(s, hands={**s.hands, P1: ["fair_winds-1"]})
     s, _ = play(s, ("play", P1, {"card": "fair"}))
     assert s.boats[P1] == ["fair_winds-1"]
     s = reinforce(s)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -53,7 +54,7 @@ def test_setup_leader_die_off_rerolls_ties_in_seat_order() -> None:
 
 @pytest.mark.rule("WQ-SET-3", "WQ-SET-4")
 def test_castles_in_turn_then_orcs_on_unpicked_castles_and_twelve_territories() -> None:
-    s = new(2, seed=3).model_copy(update={"setup_leader": P2, "current": P2})
+    s = replace(new(2, seed=3), setup_leader=P2, current=P2)
     s, events = play(s, ("castle", P2, {"castle": "C7"}))
     assert s.owner["C7"] == P2 and s.men["C7"] == 3 and s.current == P1 and not s.orcs
     dice = [f for pair in TWELVE[:3] for f in pair] + [1, 1] + [f for pair in TWELVE[3:] for f in pair]

@@ -3,6 +3,7 @@ of the game (WQ-END-*)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from tests.engine.wizards_quest.helpers import DATA, P1, P2, P3, new, of_type, p
 @pytest.mark.rule("WQ-KING-1", "WQ-REI-1")
 def test_kingdoms_are_connected_groups_with_a_castle() -> None:
     s = position(2, owner={"C1": P1, "1.1": P1, "1.2": P1, "6.5": P1, "5.1": P1, "C3": P1}, homes=False)
-    s = s.model_copy(update={"owner": {**s.owner, "6.6": P2}, "men": {**s.men, "6.6": 3}})
+    s = replace(s, owner={**s.owner, "6.6": P2}, men={**s.men, "6.6": 3})
     assert B.kingdoms(s, DATA, P1) == [["1.1", "1.2", "6.5", "C1"], ["C3"]]
     assert B.base_reinforcement(s, DATA, P1, famine=False) == 5
     assert B.base_reinforcement(s, DATA, P2, famine=False) == 4, "no castle: the minimum of 4"
@@ -41,7 +42,7 @@ def test_done_after_the_last_man_is_accepted_and_changes_nothing() -> None:
     assert s.phase is Phase.ATTACK, "the attack step begins with the last man (ruling 1)"
     after, events = play(s, ("done", P1))
     assert events == [], "no step is logged twice"
-    assert after.model_copy(update={"seq": s.seq}) == s and after.seq == s.seq + 1
+    assert replace(after, seq=s.seq) == s and after.seq == s.seq + 1
     assert RULESET.pending(after) == RULESET.pending(s)
     # Nothing the player could still do is skipped: the campaign is there, and `done` again is as harmless.
     after, _ = play(after, ("done", P1))
@@ -49,17 +50,17 @@ def test_done_after_the_last_man_is_accepted_and_changes_nothing() -> None:
     assert after.attack is not None and after.turn.campaigns == 0
     # During an attack or a forced decision, `done` finishes nothing: their own commands are asked for.
     rejects(after, ("done", P1), "WQ_VAL_2")
-    rejects(s.model_copy(update={"todo": [Todo(kind="ring")]}), ("done", P1), "WQ_VAL_2")
+    rejects(replace(s, todo=[Todo(kind="ring")]), ("done", P1), "WQ_VAL_2")
 
 
 @pytest.mark.rule("WQ-LDR-3", "WQ-DEF-7")
 def test_a_dead_leader_can_be_bought_again() -> None:
     s = position(2, owner={"1.1": P1, "1.2": P2}, men={"1.1": 0, "1.2": 4}, hero={P1: "1.1"}, turn=Turn())
-    s = s.model_copy(update={"men": {**s.men, "1.1": 1}})
+    s = replace(s, men={**s.men, "1.1": 1})
     s, _ = play(s, ("attack", P1, {"source": "1.1", "target": "1.2"}))
     s, _ = play(s, ("roll", P1, {"times": 0}), dice=[1, 1])
     assert P1 not in s.hero
-    s = s.model_copy(update={"phase": Phase.REINFORCE, "pool": 4})
+    s = replace(s, phase=Phase.REINFORCE, pool=4)
     home = s.locations_of(P1)[0]
     s, _ = play(s, ("buy", P1, {"leader": "hero", "location": home}))
     assert s.hero[P1] == home
@@ -151,7 +152,7 @@ def test_no_winner_when_the_last_players_fall() -> None:
     s, events = play(s, ("end", P2), dice=[5, 4, 5, 4, 6])
     assert s.winners == [P2], "P2 is alone after the first frenzy and wins at once"
     s = position(3, owner={"3.2": P1}, current=P3, order=[P1, P2, P3], homes=False)
-    s = s.model_copy(update={"owner": {}, "men": {}})
+    s = replace(s, owner={}, men={})
     s, events = play(s, ("end", P3), dice=[5, 4, 5, 4])
     assert [e.player for e in of_type(events, "eliminated")] == [P1, P2, P3]
     assert s.winners == [] and of_type(events, "game_over")[0].reason == "no_one_left"
