@@ -8,9 +8,10 @@ from typing import Any
 from pydantic import BaseModel
 
 from engine.core.construct import trusted
+from engine.core.controls import Choice, Control
 from engine.core.models import Action, Decision, Event, GameState, Seat
 from engine.core.ruleset import Policy
-from engine.games.risk import rules, setup, timeouts
+from engine.games.risk import legal, rules, setup, timeouts
 from engine.games.risk.actions import ACTION_ADAPTER
 from engine.games.risk.ai import POLICIES
 from engine.games.risk.events import EVENT_ADAPTER
@@ -56,6 +57,14 @@ class RiskRuleset:
     def pending(self, state: GameState) -> list[Decision]:
         assert isinstance(state, RiskState)
         return pending(state)
+
+    def choices(self, state: GameState, player: int, field: str, **context: Any) -> list[Choice]:
+        assert isinstance(state, RiskState)
+        return legal.choices(state, self.board, player, field, context)
+
+    def controls(self, state: GameState, player: int, recent: Sequence[Event] = ()) -> list[Control]:
+        assert isinstance(state, RiskState)
+        return legal.controls(state, self.board, player, recent)
 
     def view(self, state: GameState, viewer: int | None) -> dict[str, Any]:
         assert isinstance(state, RiskState)

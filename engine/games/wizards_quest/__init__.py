@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from engine.core.controls import Choice, Control
 from engine.core.i18n import msg
 from engine.core.models import Action, Decision, Event, GameState, Seat
 from engine.core.ruleset import Policy
@@ -15,7 +16,6 @@ from engine.games.wizards_quest.actions import ACTION_ADAPTER
 from engine.games.wizards_quest.ai import POLICIES
 from engine.games.wizards_quest.data import WQData, standard
 from engine.games.wizards_quest.events import EVENT_ADAPTER
-from engine.games.wizards_quest.legal import legal_targets
 from engine.games.wizards_quest.position import check_position
 from engine.games.wizards_quest.state import Phase, WQOptions, WQState
 from engine.games.wizards_quest.text import narrate, prompt, summary, text_board
@@ -112,10 +112,17 @@ class WizardsQuestRuleset:
         assert isinstance(state, WQState)
         return timeouts.timeout_action(state, self.data, player)
 
-    def legal_targets(self, state: GameState, player: int, field: legal.Field, **context: Any) -> list[str]:
-        """Location ids `player` may name in `field` (for autocomplete); see legal.legal_targets."""
+    def choices(self, state: GameState, player: int, field: str, **context: Any) -> list[Choice]:
         assert isinstance(state, WQState)
-        return legal_targets(state, self.data, player, field, **context)
+        return legal.choices(state, self.data, player, field, context)
+
+    def controls(self, state: GameState, player: int, recent: Sequence[Event] = ()) -> list[Control]:
+        """Every decision belongs to the seat whose turn it is; `recent` changes nothing here."""
+        assert isinstance(state, WQState)
+        decisions = pending(state)
+        if not decisions or decisions[0].player != player:
+            return []
+        return legal.controls(state, self.data, player, decisions[0].kind)
 
 
 def pending(s: WQState) -> list[Decision]:
