@@ -83,6 +83,11 @@ class Ruleset(Protocol):
         """The public sentence for an event (None for a private one)."""
         ...
 
+    def sequel(self, event: Event, previous: Event, state: GameState, locale: str = "en") -> str | None:
+        """The words that carry on the narrated line of `previous` when `event` continues it (another battle on
+        the same front), or None: then `event` gets a line of its own."""
+        ...
+
     def summary(self, player: int, events: Sequence[Event], state: GameState, locale: str = "en") -> str:
         """One line for a turn `player` let an AI play, from that turn's public events."""
         ...

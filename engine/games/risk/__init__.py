@@ -18,7 +18,7 @@ from engine.games.risk.events import EVENT_ADAPTER
 from engine.games.risk.mapdata import RiskMap, classic
 from engine.games.risk.position import check_position
 from engine.games.risk.state import NEUTRAL, Phase, RiskOptions, RiskState
-from engine.games.risk.text import narrate, prompt, summary, text_board
+from engine.games.risk.text import narrate, prompt, sequel, summary, text_board
 from engine.games.risk.view import view
 
 
@@ -93,6 +93,9 @@ class RiskRuleset:
     def narrate(self, event: Event, state: GameState, locale: str = "en") -> str | None:
         assert isinstance(state, RiskState)
         return narrate(event, state, self.board, locale)
+
+    def sequel(self, event: Event, previous: Event, state: GameState, locale: str = "en") -> str | None:
+        return sequel(event, previous, locale)
 
     def summary(self, player: int, events: Sequence[Event], state: GameState, locale: str = "en") -> str:
         assert isinstance(state, RiskState)

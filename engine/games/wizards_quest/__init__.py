@@ -18,7 +18,7 @@ from engine.games.wizards_quest.data import WQData, standard
 from engine.games.wizards_quest.events import EVENT_ADAPTER
 from engine.games.wizards_quest.position import check_position
 from engine.games.wizards_quest.state import Phase, WQOptions, WQState
-from engine.games.wizards_quest.text import narrate, prompt, summary, text_board
+from engine.games.wizards_quest.text import narrate, prompt, sequel, summary, text_board
 from engine.games.wizards_quest.view import view
 
 
@@ -95,6 +95,10 @@ class WizardsQuestRuleset:
     def narrate(self, event: Event, state: GameState, locale: str = "en") -> str | None:
         assert isinstance(state, WQState)
         return narrate(event, state, self.data, locale)
+
+    def sequel(self, event: Event, previous: Event, state: GameState, locale: str = "en") -> str | None:
+        assert isinstance(state, WQState)
+        return sequel(event, previous, state, locale)
 
     def summary(self, player: int, events: Sequence[Event], state: GameState, locale: str = "en") -> str:
         assert isinstance(state, WQState)
