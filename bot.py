@@ -31,7 +31,7 @@ from cogs.guard import Deliveries, GuardedTree, RateLimiter
 from engine.cliargs import GAMES, Refused, check_players, game_name, game_options, option_pair, positive_int
 from engine.core.models import Event, GameState, Seat
 from engine.core.record import GameRecord, apply_entry, start
-from engine.games import get
+from engine.games import get, specs
 from engine.positions import record_json
 from engine.replays import Frame, Replay
 from engine.service import GameService
@@ -88,8 +88,9 @@ class Settings(BaseSettings):
     """Test only: the gateway URL of a fake Discord server."""
 
 
-EXTENSIONS = ("cogs.lobby", "cogs.views", "cogs.risk", "cogs.wizards_quest", "cogs.timers", "cogs.stats",
+EXTENSIONS = ("cogs.lobby", "cogs.views", *(s.cog for s in specs() if s.cog), "cogs.timers", "cogs.stats",
               "cogs.fallback", "cogs.delivery")
+"""The shared cogs, and each registered game's own."""
 
 
 class GameMasterBot(commands.Bot):

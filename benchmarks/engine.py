@@ -161,6 +161,8 @@ def main() -> None:
         theirs.report(f"pyrisk ({args.pyrisk}), no cards, 4 StupidAI seats: {args.games} games, "
                       "played alternately with ours")
         print(f"ours / pyrisk, games per second: {(ours.played / ours.elapsed) / (theirs.played / theirs.elapsed):.2f}")
+        print("ours / pyrisk, battle rounds per second: "
+              f"{(ours.battles / ours.elapsed) / (theirs.battles / theirs.elapsed):.2f}")
 
 
 if __name__ == "__main__":

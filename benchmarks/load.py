@@ -427,7 +427,7 @@ async def open_games(h: DispatchHarness, count: int) -> list[Game]:
     for index in range(count):
         channel = h.world.add_channel(f"risk-{index}")
         host = h.add_member(f"Host {index}")
-        await h.slash("game", "new", options={"game": "risk", "setup": "random_deal", "placement": "bulk_sequential"},
+        await h.slash("game", "new", "risk", options={"setup": "random_deal", "placement": "bulk_sequential"},
                       user=host, channel=channel)
         for _ in range(2):
             await h.slash("game", "add-ai", user=host, channel=channel)

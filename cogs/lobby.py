@@ -24,16 +24,26 @@ from cogs.common import (
     who,
 )
 from cogs.guard import Guarded
+from cogs.options import Parameter, new_game_command
 from engine.core.errors import RuleError
 from engine.core.i18n import inert, mention, msg, timestamp, translate
 from engine.core.record import PublicRecord
-from engine.games import get
+from engine.core.spec import GameSpec
+from engine.games import get, specs
 from engine.service.lobby import options_summary
 from engine.service.news import ping
 from engine.table import MAX_DEADLINE_HOURS, MAX_VACATION_DAYS, MIN_DEADLINE_HOURS, Lobby, winners_of
 
-OPTION_NAMES = {"setup_placement": "placement", "fortify_mode": "fortify"}
-"""Game option → the /game new option that sets it, where the names differ."""
+CLOCK_PARAMETERS = [
+    Parameter("timer", "turn_timer_hours", app_commands.Range[float, 0.05, MAX_DEADLINE_HOURS],
+              translate("lobby.option.timer"), 24.0),
+    Parameter("timeout_action", "timeout_action", Literal["ai", "skip"],
+              translate("lobby.option.timeout_action"), "ai"),
+    Parameter("absent_after", "absent_after", app_commands.Range[int, 1, 10],
+              translate("lobby.option.absent_after"), 2),
+]
+"""The table's clock, which every game's `/game new` sets alike."""
+CLOCK = {p.option for p in CLOCK_PARAMETERS}
 COLOURS = [app_commands.Choice(name=c.capitalize(), value=c)
            for c in ("red", "blue", "green", "yellow", "black", "pink")]
 
@@ -45,61 +55,30 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
+        group = self.__cog_app_commands_group__
+        new = group.get_command("new") if group is not None else None
+        assert isinstance(new, app_commands.Group)
+        for spec in specs():
+            command = new_game_command(spec, CLOCK_PARAMETERS, self.open_game)
+            command.add_check(check_options)
+            new.add_command(command)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         return check_options(interaction)
 
-    @app_commands.command(name="new", description="Open a new game in this channel; you become its host")
-    @app_commands.describe(
-        game="Which game to play",
-        mode="Risk: standard (3–6), secret_mission (3–6) or two_player (2 + a Neutral army)",
-        setup="Risk: claim territories in turn, or deal them at random",
-        placement="Risk: how the starting armies go out: one at a time, all at once per turn, or secret plans",
-        fortify="Risk: move between neighbours only, or along a chain of your own territories",
-        defender_dice="Risk: roll the most defence dice automatically, or let defenders choose",
-        mission_set="Risk: the 12 US missions, or 14 with the two European ones",
-        destroy_rule="Risk: a destroy mission completes whoever eliminates the target, or turns into 24 territories",
-        turn_order="Wizard's Quest: roll for the first player every round, or keep the setup order",
-        decoy="Wizard's Quest: each player also has a decoy marker; only its hider knows which is which",
-        round_limit="Wizard's Quest: after this many rounds the most treasures wins (default: no limit)",
-        timer="Turn deadline in hours (default 24); 1 hour or less makes a live game",
-        timeout_action="When a deadline passes: an AI stand-in plays, or the turn is completed automatically",
-        absent_after="Missed turns in a row before a seat is played by the AI until /game back (default 2)",
-    )
-    async def new(
-        self, interaction: discord.Interaction, game: Literal["risk", "wizards-quest"] = "risk",
-        mode: Literal["standard", "secret_mission", "two_player"] | None = None,
-        setup: Literal["claim", "random_deal"] | None = None,
-        placement: Literal["one_at_a_time", "bulk_sequential", "simultaneous"] | None = None,
-        fortify: Literal["adjacent", "connected"] | None = None,
-        defender_dice: Literal["auto_max", "choose"] | None = None,
-        mission_set: Literal["us12", "euro14"] | None = None,
-        destroy_rule: Literal["anyone", "convert_24"] | None = None,
-        turn_order: Literal["per_round", "fixed"] | None = None,
-        decoy: bool | None = None,
-        round_limit: app_commands.Range[int, 1, 500] | None = None,
-        timer: app_commands.Range[float, 0.05, MAX_DEADLINE_HOURS] = 24.0,
-        timeout_action: Literal["ai", "skip"] = "ai",
-        absent_after: app_commands.Range[int, 1, 10] = 2,
-    ) -> None:
-        per_game: dict[str, dict[str, Any]] = {
-            "risk": {"mode": mode, "setup": setup, "setup_placement": placement, "fortify_mode": fortify,
-                     "defender_dice": defender_dice, "mission_set": mission_set, "destroy_rule": destroy_rule},
-            "wizards-quest": {"turn_order": turn_order, "decoy": decoy, "round_limit": round_limit},
-        }
-        if game not in per_game:  # Discord offers only the choices, but a payload may carry anything
-            raise RuleError("E_UNKNOWN_GAME", game=game)
-        for other, given in per_game.items():
-            stray = next((name for name, value in given.items() if value is not None), None)
-            if other != game and stray is not None:
-                raise RuleError("E_OPTION_OTHER_GAME", option=OPTION_NAMES.get(stray, stray),
-                                game=get(other).title, chosen=get(game).title)
-        options: dict[str, Any] = {k: v for k, v in per_game[game].items() if v is not None}
-        options |= {"turn_timer_hours": timer, "timeout_action": timeout_action, "absent_after": absent_after,
+    new = app_commands.Group(name="new", description=translate("lobby.new.group"))
+    """`/game new <game>`: one subcommand per registered game, with that game's options (see `cogs.options`)."""
+
+    async def open_game(self, interaction: discord.Interaction, spec: GameSpec, given: dict[str, Any]) -> None:
+        """Open the lobby of a `/game new <game>` command with the options the member set."""
+        options = {k: v for k, v in given.items() if k not in CLOCK}
+        timer = given.get("turn_timer_hours", 24.0)
+        options |= {"turn_timer_hours": timer, "timeout_action": given.get("timeout_action", "ai"),
+                    "absent_after": given.get("absent_after", 2),
                     "defender_timeout_minutes": 1.0 if timer <= 1 else 60.0}  # ruling 10
         await acknowledge(interaction)
         await service_of(interaction).new_game(interaction.channel_id or 0, interaction.guild_id,
-                                               seat_for(interaction.user), game, options,
+                                               seat_for(interaction.user), spec.name, options,
                                                interaction_id=str(interaction.id))
         await done(interaction)
 
@@ -145,7 +124,7 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         ruleset = get(game.ruleset)
         lines = [translate("status.header", locale, game=ruleset.title, status=game.status,
                            host=who(game.host_id, state)),
-                 translate("status.options", locale, options=options_summary(lobby.options))]
+                 translate("status.options", locale, options=options_summary(game.ruleset, lobby.options))]
         if state is None:
             lines.append(translate("status.seats", locale, seats=", ".join(
                 inert(s.name) + (" 🤖" if s.ai else "") for s in lobby.seats)))

@@ -112,7 +112,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         progress = f"{state.progress_unit} {state.progress()}"
         print(f"game {k + 1} (seed {seed}): winner {who}, {progress}, actions {len(actions)}")
     elapsed = time.perf_counter() - started
-    print(f"{args.games} games in {elapsed:.2f} s: {args.games / elapsed:.2f} games/s")
+    print(f"{args.games} game{'' if args.games == 1 else 's'} in {elapsed:.2f} s: {args.games / elapsed:.2f} games/s")
     return 0
 
 

@@ -10,10 +10,10 @@ from pydantic import BaseModel, ValidationError
 from engine.core.check import quoted
 from engine.core.errors import player_count
 from engine.core.ruleset import Ruleset
-from engine.games import NAMES
+from engine.games import spec, specs
 
-GAMES = tuple(name.replace("_", "-") for name in NAMES)
-"""The games as the command line spells them; `game_name` accepts the underscore spelling too."""
+GAMES = tuple(s.slug for s in specs())
+"""The games as the command line spells them; `game_name` accepts their other spellings and aliases too."""
 
 
 class Refused(Exception):
@@ -21,8 +21,14 @@ class Refused(Exception):
 
 
 def game_name(text: str) -> str:
-    """A game as the command line spells it: `wizards_quest` (as positions and records write it) is `wizards-quest`."""
-    return text.replace("_", "-")
+    """A game as the command line spells it: `wizards_quest` (as positions and records write it) is `wizards-quest`.
+
+    A name no game answers to is returned as it is, for argparse to refuse with the list of games.
+    """
+    try:
+        return spec(text).slug
+    except KeyError:
+        return text
 
 
 def positive_int(text: str) -> int:

@@ -5,20 +5,27 @@ The service calls `render_board` in a worker thread and keeps the bytes in a `ca
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import importlib
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from engine.core.models import Event, GameState
+from engine.games import spec
 
 if TYPE_CHECKING:
     from renderer.draw import Canvas
 
-BOARDS = frozenset({"risk", "wizards_quest"})
-"""Games with a board picture; the others are shown as text (`Ruleset.text_board`)."""
-
-
 def has_board(game: str) -> bool:
-    return game in BOARDS
+    """Whether the game draws its board as a picture (its `GameSpec.renderer`); the others are shown as text."""
+    return renderer_of(game) is not None
+
+
+def renderer_of(game: str) -> str | None:
+    """The module that draws `game`'s board (None: the game is shown as text, or there is no such game)."""
+    try:
+        return spec(game).renderer
+    except KeyError:
+        return None
 
 
 def render_board(state: GameState, events: Sequence[Event] = (), *, locale: str = "en",
@@ -30,16 +37,8 @@ def render_board(state: GameState, events: Sequence[Event] = (), *, locale: str 
 def draw_board(state: GameState, events: Sequence[Event] = (), *, locale: str = "en",
                away: frozenset[int] = frozenset()) -> Canvas:
     """The board of `render_board` on its palette canvas, not yet encoded (for a replay's frames)."""
-    if state.game == "risk":
-        from engine.games.risk.state import RiskState
-        from renderer import risk
-
-        assert isinstance(state, RiskState)
-        return risk.draw(state, events, locale=locale, away=away)
-    if state.game == "wizards_quest":
-        from engine.games.wizards_quest.state import WQState
-        from renderer import wizards_quest
-
-        assert isinstance(state, WQState)
-        return wizards_quest.draw(state, events, locale=locale, away=away)
-    raise ValueError(f"no board renderer for {state.game!r}")
+    module = renderer_of(state.game)
+    if module is None:
+        raise ValueError(f"no board renderer for {state.game!r}")
+    draw: Callable[..., Canvas] = importlib.import_module(module).draw
+    return draw(state, events, locale=locale, away=away)

@@ -21,6 +21,7 @@ from engine.games.risk.mapdata import RiskMap, classic
 from engine.games.risk.rules import reinforcements
 from engine.games.risk.state import NEUTRAL, Phase, RiskPlayer, RiskState
 from engine.games.risk.text import losses
+from renderer import mapboard
 from renderer.draw import (
     DARK_INK,
     LIGHT_INK,
@@ -41,11 +42,21 @@ from renderer.draw import (
     text_box,
     where,
 )
-from renderer.fonts import clean, fit, font
+from renderer.fonts import fit, font
 from renderer.geometry import Box, Geometry, load
+from renderer.mapboard import (
+    BANNER,
+    BANNER_H,
+    BANNER_MUTED,
+    BORDER,
+    LEGEND,
+    LEGEND_ACTIVE,
+    LEGEND_MUTED,
+    RULE,
+    SEA,
+    WIDTH,
+)
 
-WIDTH = 1600
-BANNER_H = 86
 MAP_Y = BANNER_H
 LEGEND_COLUMNS = 4
 LEGEND_ROW = 74
@@ -53,15 +64,7 @@ LEGEND_PAD = 4
 KEY_ROW = 44
 """The row under the legend that explains the arrows, outlines and the moving-in badge."""
 
-SEA: RGB = hex_rgb("#cfe3ee")
 LANE: RGB = hex_rgb("#5d7d96")
-BORDER: RGB = hex_rgb("#2f3640")
-BANNER: RGB = hex_rgb("#1f2633")
-BANNER_MUTED: RGB = hex_rgb("#b9c3d1")
-LEGEND: RGB = hex_rgb("#f4f1ea")
-LEGEND_ACTIVE: RGB = hex_rgb("#e3ddcf")
-LEGEND_MUTED: RGB = hex_rgb("#8a8578")
-RULE: RGB = hex_rgb("#9aa3ad")
 UNCLAIMED: RGB = hex_rgb("#ece6d8")
 CONQUERED: RGB = hex_rgb("#ffc400")
 FORTIFIED: RGB = hex_rgb("#ffffff")
@@ -112,35 +115,18 @@ def _palette() -> Palette:
     return Palette(colours, pairs)
 
 
-class Layers:
-    """The values of the pre-drawn base picture, which each render maps to palette indices."""
+class Layers(mapboard.Layers):
+    """The shared layers, and Risk's: continent borders, coasts and shelves per continent, sea lanes."""
 
     def __init__(self, territories: int, continents: int) -> None:
-        self.sea = 0
-        self.fill = 1
-        self.rim = 1 + territories
-        self.border = 1 + 2 * territories
-        self.continent_border = self.border + 1
-        self.coast = self.border + 2
-        self.shelf = self.coast + continents
-        self.lane = self.shelf + continents
-        self.banner = self.lane + 1
-        self.legend = self.banner + 1
-        self.rule = self.legend + 1
+        super().__init__(territories)
+        self.continent_border = self.take()
+        self.coast = self.take(continents)
+        self.shelf = self.take(continents)
+        self.lane = self.take()
 
 
-@dataclass(frozen=True)
-class Board:
-    """Everything about the picture that never changes, built once per process."""
-
-    map: RiskMap
-    geometry: Geometry
-    layers: Layers
-    base: Image.Image
-    """The whole picture as layer values: sea, territories, rims, borders, lanes, backgrounds."""
-    lut: list[int]
-    """Palette index of each layer value; a render overrides the fills and rims."""
-    palette: Palette
+Board = mapboard.Board[RiskMap, Geometry, Layers]
 
 
 def _base_map(board: RiskMap, g: Geometry, layers: Layers) -> Image.Image:
@@ -188,25 +174,16 @@ def board() -> Board:
     m = classic()
     g = load("risk")
     layers = Layers(len(g.territories), len(m.continents))
-    height = _height(g, 2)
-    canvas = Image.new("L", (WIDTH, height), layers.banner)
-    canvas.paste(layers.legend, (0, MAP_Y + g.height, WIDTH, height))
-    canvas.paste(_base_map(m, g, layers), (0, MAP_Y))
-    canvas.paste(layers.rule, (0, MAP_Y + g.height, WIDTH, MAP_Y + g.height + 2))
+    frame = mapboard.Frame(WIDTH, BANNER_H, g.height, LEGEND_ROW, LEGEND_PAD + KEY_ROW)
     palette = _palette()
-    lut = [0] * 256
+    lut = mapboard.frame_lut(palette, layers, BANNER, LEGEND, RULE)
     lut[layers.border] = lut[layers.continent_border] = palette[BORDER]
     for k, c in enumerate(m.continents):
         tint, ink = CONTINENT_TINTS[c.id]
         lut[layers.coast + k], lut[layers.shelf + k] = palette[ink], palette[tint]
     lut[layers.sea], lut[layers.lane] = palette[SEA], palette[LANE]
-    lut[layers.banner], lut[layers.legend], lut[layers.rule] = palette[BANNER], palette[LEGEND], palette[RULE]
-    base = Image.frombytes("P", canvas.size, canvas.tobytes())
-    return Board(m, g, layers, base, lut, palette)
-
-
-def _height(g: Geometry, legend_rows: int) -> int:
-    return MAP_Y + g.height + 2 + legend_rows * LEGEND_ROW + LEGEND_PAD + KEY_ROW
+    base = mapboard.framed(frame, layers, _base_map(m, g, layers), 2)
+    return Board(m, g, layers, frame, base, lut, palette)
 
 
 @dataclass(frozen=True)
@@ -239,21 +216,16 @@ class LastTurn:
         return cls(attacks, fortifies, conquered, {t for _, t in fortifies}, last)
 
 
-class Names:
-    """Players' names made drawable: glyphs the font lacks dropped, an empty result replaced."""
+class Names(mapboard.Names):
+    """Players' names made drawable, and Neutral's."""
 
     def __init__(self, state: RiskState, locale: str) -> None:
-        f = font(19, bold=True)
-        self.locale = locale
-        self.names = {
-            p.id: clean(p.name, f) or translate("risk.board.unnamed", locale, n=k)
-            for k, p in enumerate(state.players, start=1)
-        }
+        super().__init__(state.players, "risk.board.unnamed", locale)
 
     def __call__(self, pid: int | None) -> str:
         if pid == NEUTRAL or pid is None:
             return translate("risk.board.neutral", self.locale)
-        return self.names.get(pid, "?")
+        return super().__call__(pid)
 
 
 def look_of(state: RiskState, pid: int | None) -> Look | None:
@@ -306,19 +278,12 @@ def draw(state: RiskState, events: Sequence[Event] = (), *, locale: str = "en",
 def _recolour(b: Board, state: RiskState, last: LastTurn, legend_rows: int) -> Canvas:
     """The base picture with each territory in its owner's fill, highlight rims where the last turn says, and
     room for the legend's rows."""
-    lut = list(b.lut)
-    p = b.palette
+    areas = []
     for tid, shape in b.geometry.territories.items():
         fill = fill_of(state, tid)
-        rim = CONQUERED if tid in last.conquered else FORTIFIED if tid in last.fortified else fill
-        lut[b.layers.fill + shape.index - 1] = p[fill]
-        lut[b.layers.rim + shape.index - 1] = p[rim]
-    img = b.base.point(lut)
-    height = _height(b.geometry, legend_rows)
-    if height < img.height:
-        img = img.crop((0, 0, WIDTH, height))
-    img.putpalette(p.flat)
-    return Canvas(img, p)
+        areas.append((shape.index, fill, CONQUERED if tid in last.conquered else FORTIFIED if tid in last.fortified
+                      else fill))
+    return mapboard.recolour(b, areas, legend_rows)
 
 
 def _at(box: Box) -> tuple[float, float]:
@@ -329,7 +294,7 @@ def _at(box: Box) -> tuple[float, float]:
 
 def _continent_labels(canvas: Canvas, b: Board) -> None:
     f = font(b.geometry.continent_label_size, bold=True)
-    for c in b.map.continents:
+    for c in b.data.continents:
         box = b.geometry.continents[c.id].box
         canvas.text(_at(box), f"{c.name} +{c.bonus}", f, CONTINENT_TINTS[c.id][1], SEA)
 
@@ -405,7 +370,7 @@ def _path(b: Board, state: RiskState, source: str, target: str) -> list[str]:
                 while path[-1] != source:
                     path.append(came[path[-1]])
                 return path[::-1]
-            for there in b.map.neighbours[here]:
+            for there in b.data.neighbours[here]:
                 if there not in came and (not ours or there == target or state.owner.get(there) == mover):
                     came[there] = here
                     queue.append(there)
@@ -451,7 +416,7 @@ def _banner(canvas: Canvas, b: Board, state: RiskState, last: LastTurn, names: N
         canvas.pill((x0 - 14, y1 - 18, x1 + 14, y1 + 18), PLACE_HIGHLIGHT, BANNER)
         canvas.text((WIDTH - 24, y1), label, f, DARK_INK, PLACE_HIGHLIGHT, anchor="rm")
     details = [
-        translate("risk.board.sets", locale, n=state.sets_traded, value=b.map.trade_value(state.sets_traded + 1)),
+        translate("risk.board.sets", locale, n=state.sets_traded, value=b.data.trade_value(state.sets_traded + 1)),
         translate("risk.board.deck", locale, n=len(state.deck)),
         translate(f"risk.board.mode.{state.options.mode}", locale),
         translate(f"risk.board.fortify.{state.options.fortify_mode}", locale),
@@ -459,8 +424,8 @@ def _banner(canvas: Canvas, b: Board, state: RiskState, last: LastTurn, names: N
     canvas.text((24, y2), "   ·   ".join(details), font(17), BANNER_MUTED, BANNER, anchor="lm")
     if last.last_battle is not None:
         e = last.last_battle
-        battle = translate("risk.board.last_battle", locale, source=b.map.territory[e.source].name,
-                           target=b.map.territory[e.target].name, attack="-".join(map(str, e.attack_dice)),
+        battle = translate("risk.board.last_battle", locale, source=b.data.territory[e.source].name,
+                           target=b.data.territory[e.target].name, attack="-".join(map(str, e.attack_dice)),
                            defence="-".join(map(str, e.defence_dice)), a=e.attacker_losses, d=e.defender_losses,
                            result=losses(e.attacker_losses, e.defender_losses))
         canvas.text((WIDTH - 24, y2), battle, font(17, bold=True), LIGHT_INK, BANNER, anchor="rm")
@@ -474,8 +439,8 @@ def _to_place(state: RiskState) -> int:
 
 def _reinforcements(b: Board, state: RiskState, pid: int) -> int:
     """Next turn's armies before cards, by the rules' own count."""
-    base, held = reinforcements(b.map, state, pid)
-    return base + sum(b.map.continent[c].bonus for c in held)
+    base, held = reinforcements(b.data, state, pid)
+    return base + sum(b.data.continent[c].bonus for c in held)
 
 
 def _legend(canvas: Canvas, b: Board, state: RiskState, entries: list[RiskPlayer | None], names: Names,
@@ -526,8 +491,8 @@ def _outlook(canvas: Canvas, b: Board, state: RiskState, pid: int, xy: tuple[int
     if note:
         x = canvas.text(xy, note, font(15), DARK_INK, bg, anchor="lm")[2] + 10
     chip = font(13, bold=True)
-    for c in b.map.continents:
-        if all(state.owner.get(t) == pid for t in b.map.members[c.id]):
+    for c in b.data.continents:
+        if all(state.owner.get(t) == pid for t in b.data.members[c.id]):
             tint, ink = CONTINENT_TINTS[c.id]
             x1 = text_box(CONTINENT_SHORT[c.id], chip, (x + 6, xy[1]), anchor="lm")[2]
             if x1 + 6 > right:
@@ -540,7 +505,7 @@ def _outlook(canvas: Canvas, b: Board, state: RiskState, pid: int, xy: tuple[int
 def _key(canvas: Canvas, b: Board, legend_rows: int, locale: str) -> None:
     """The marks of the last turn, explained on one row under the legend: the attack and fortify arrows, the
     conquered and fortified outlines, and the badge of armies waiting to move in."""
-    y = MAP_Y + b.geometry.height + 2 + legend_rows * LEGEND_ROW + LEGEND_PAD + KEY_ROW // 2
+    y = b.frame.height(legend_rows) - KEY_ROW // 2
     f = font(15)
     x = canvas.text((24, y), translate("risk.board.key.last_turn", locale), f, DARK_INK, LEGEND, anchor="lm")[2] + 12
     sample = LOOKS["blue"]

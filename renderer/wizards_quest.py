@@ -23,6 +23,7 @@ from engine.games.wizards_quest.board import base_reinforcement, kingdoms
 from engine.games.wizards_quest.data import WQData, standard
 from engine.games.wizards_quest.state import Leader, Phase, TreasureKind, WQPlayer, WQState
 from engine.games.wizards_quest.text import by_boat
+from renderer import mapboard
 from renderer.draw import (
     DARK_INK,
     LIGHT_INK,
@@ -44,27 +45,30 @@ from renderer.draw import (
     text_box,
     where,
 )
-from renderer.fonts import Typeface, clean, fit, font
+from renderer.fonts import Typeface, fit, font
 from renderer.geometry import Box, WQGeometry, load_wizards_quest
+from renderer.mapboard import (
+    BANNER,
+    BANNER_H,
+    BANNER_MUTED,
+    BORDER,
+    LEGEND,
+    LEGEND_ACTIVE,
+    LEGEND_MUTED,
+    RULE,
+    SEA,
+    WIDTH,
+    Names,
+)
 
-WIDTH = 1600
-BANNER_H = 86
 MAP_Y = BANNER_H
 LEGEND_COLUMNS = 3
 LEGEND_ROW = 80
 KEY_ROW = 44
 """Each of the two rows under the legend that explain the map's symbols and the last turn's marks."""
 
-SEA: RGB = hex_rgb("#cfe3ee")
 WATER: RGB = hex_rgb("#3d86c6")
-BORDER: RGB = hex_rgb("#2f3640")
 PLANK: RGB = hex_rgb("#9a6a3c")
-BANNER: RGB = hex_rgb("#1f2633")
-BANNER_MUTED: RGB = hex_rgb("#b9c3d1")
-LEGEND: RGB = hex_rgb("#f4f1ea")
-LEGEND_ACTIVE: RGB = hex_rgb("#e3ddcf")
-LEGEND_MUTED: RGB = hex_rgb("#8a8578")
-RULE: RGB = hex_rgb("#9aa3ad")
 PLACE_HIGHLIGHT: RGB = hex_rgb("#ffc400")
 ORC: RGB = hex_rgb("#2f4d1c")
 ORC_FILL: RGB = hex_rgb("#b3bf8f")
@@ -134,31 +138,16 @@ def _palette() -> Palette:
     return Palette(colours, pairs)
 
 
-class Layers:
-    """The values of the pre-drawn base picture, which each render maps to palette indices."""
+class Layers(mapboard.Layers):
+    """The shared layers, and the island's: water areas and bridge planks."""
 
     def __init__(self, locations: int) -> None:
-        self.sea = 0
-        self.fill = 1
-        self.rim = 1 + locations
-        self.border = 1 + 2 * locations
-        self.water = self.border + 1
-        self.plank = self.water + 1
-        self.banner = self.plank + 1
-        self.legend = self.banner + 1
-        self.rule = self.legend + 1
+        super().__init__(locations)
+        self.water = self.take()
+        self.plank = self.take()
 
 
-@dataclass(frozen=True)
-class Board:
-    """Everything about the picture that never changes, built once per process."""
-
-    data: WQData
-    geometry: WQGeometry
-    layers: Layers
-    base: Image.Image
-    lut: list[int]
-    palette: Palette
+Board = mapboard.Board[WQData, WQGeometry, Layers]
 
 
 def _base_map(d: WQData, g: WQGeometry, layers: Layers) -> Image.Image:
@@ -190,22 +179,13 @@ def board() -> Board:
     d = standard()
     g = load_wizards_quest()
     layers = Layers(len(g.locations))
-    height = _height(g, 2)
-    canvas = Image.new("L", (WIDTH, height), layers.banner)
-    canvas.paste(layers.legend, (0, MAP_Y + g.height, WIDTH, height))
-    canvas.paste(_base_map(d, g, layers), (0, MAP_Y))
-    canvas.paste(layers.rule, (0, MAP_Y + g.height, WIDTH, MAP_Y + g.height + 2))
+    frame = mapboard.Frame(WIDTH, BANNER_H, g.height, LEGEND_ROW, 2 * KEY_ROW)
     palette = _palette()
-    lut = [0] * 256
+    lut = mapboard.frame_lut(palette, layers, BANNER, LEGEND, RULE)
     lut[layers.sea], lut[layers.water], lut[layers.border] = palette[SEA], palette[WATER], palette[BORDER]
     lut[layers.plank] = palette[PLANK]
-    lut[layers.banner], lut[layers.legend], lut[layers.rule] = palette[BANNER], palette[LEGEND], palette[RULE]
-    base = Image.frombytes("P", canvas.size, canvas.tobytes())
-    return Board(d, g, layers, base, lut, palette)
-
-
-def _height(g: WQGeometry, legend_rows: int) -> int:
-    return MAP_Y + g.height + 2 + legend_rows * LEGEND_ROW + 2 * KEY_ROW
+    base = mapboard.framed(frame, layers, _base_map(d, g, layers), 2)
+    return Board(d, g, layers, frame, base, lut, palette)
 
 
 @dataclass
@@ -260,18 +240,6 @@ class LastTurn:
         return None
 
 
-class Names:
-    """Players' names made drawable: glyphs the font lacks dropped, an empty result replaced."""
-
-    def __init__(self, state: WQState, locale: str) -> None:
-        f = font(19, bold=True)
-        self.names = {p.id: clean(p.name, f) or translate("wq.board.unnamed", locale, n=k)
-                      for k, p in enumerate(state.players, start=1)}
-
-    def __call__(self, pid: int) -> str:
-        return self.names.get(pid, "?")
-
-
 def capturing(state: WQState) -> str | None:
     """The location the attacker has emptied (or found empty) and must now capture (WQ-CAP-1)."""
     if state.attack is None or not any(todo.kind == "capture" for todo in state.todo):
@@ -306,7 +274,7 @@ def draw(state: WQState, events: Sequence[Event] = (), *, locale: str = "en",
     """The board drawn on its palette canvas, before it is encoded."""
     b = board()
     last = LastTurn.of(events, b.data)
-    names = Names(state, locale)
+    names = Names(state.players, "wq.board.unnamed", locale)
     canvas = _recolour(b, state, last, -(-len(state.players) // LEGEND_COLUMNS))
     _halo(canvas, b, state)
     _water_labels(canvas, b, locale)
@@ -328,18 +296,11 @@ def draw(state: WQState, events: Sequence[Event] = (), *, locale: str = "en",
 
 
 def _recolour(b: Board, state: WQState, last: LastTurn, legend_rows: int) -> Canvas:
-    lut = list(b.lut)
-    p = b.palette
+    areas = []
     for loc, place in b.geometry.locations.items():
         fill = fill_of(state, b.data, loc)
-        lut[b.layers.fill + place.index - 1] = p[fill]
-        lut[b.layers.rim + place.index - 1] = p[last.rim(loc) or fill]
-    img = b.base.point(lut)
-    height = _height(b.geometry, legend_rows)
-    if height < img.height:
-        img = img.crop((0, 0, WIDTH, height))
-    img.putpalette(p.flat)
-    return Canvas(img, p)
+        areas.append((place.index, fill, last.rim(loc) or fill))
+    return mapboard.recolour(b, areas, legend_rows)
 
 
 def _on_map(box: Box) -> tuple[int, int, int, int]:

@@ -26,6 +26,8 @@ def run(script: str, *args: str) -> str:
     ("replay.py", ["--turns", "3"], r"Wizard's Quest, 3 turns \(\d+ actions\): [\d.]+ s .*, 3 frames .*, [\d.]+ MB"),
     ("floor.py", ["--games", "1"], r"the engine: [\d.]+ games/s"),
     ("fingerprint.py", ["--seeds", "1"], r"14 games, fingerprint [0-9a-f]{16}"),
+    ("compare.py", ["--against", ".", "--rounds", "1", "wizards_quest.py", "--games", "1"],
+     r"random: [\d.]+ games/s here, [\d.]+ games/s in \.: [\d.]+×"),
     ("delivery.py", ["--games", "1", "--kills", "1", "--faults", "2"],
      r"announcements lost: 0, duplicated: 0 over 1 kills and 2 injected faults"),
 ])

@@ -12,7 +12,7 @@ from engine.core.construct import copy_model
 from engine.core.errors import RuleError
 from engine.core.models import Event, GameState, Seat
 from engine.core.ruleset import Ruleset
-from engine.core.seats import RESEAT, reseat
+from engine.core.seats import RESEAT, Reseat, reseat
 
 FORMAT = "gm-record/1"
 """The one record format this engine reads and writes."""
@@ -79,7 +79,8 @@ def start(ruleset: Ruleset, record: GameRecord) -> tuple[GameState, list[Event]]
 def apply_entry(ruleset: Ruleset, state: GameState, data: dict[str, Any]) -> tuple[GameState, list[Event]]:
     """One entry of a record: a rule action, or a substitution (`reseat`), which has no events."""
     if data.get("type") == RESEAT:
-        return reseat(state, data["player"], Seat.model_validate(data["seat"])), []
+        entry = Reseat.model_validate(data)
+        return reseat(state, entry.player, entry.seat), []
     return ruleset.apply(state, ruleset.parse_action(data))
 
 

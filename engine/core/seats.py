@@ -2,13 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
 
 from engine.core.errors import RuleError
 from engine.core.models import GameState, Seat
 
 RESEAT = "reseat"
 """The record entry for a substitution: `{"type": "reseat", "player": old_id, "seat": {new seat}}`."""
+
+
+class Reseat(BaseModel):
+    """A substitution as the record writes it, checked like a rule action when a record is read."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    type: Literal["reseat"]
+    player: int
+    seat: Seat
+
+
 USER_ID_MIN = 1 << 32
 """Discord user ids are snowflakes far above this; no count or small id in a state can be mistaken for one."""
 

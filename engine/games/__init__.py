@@ -1,22 +1,45 @@
-"""The registry of rulesets, by the name used on the command line and in the database."""
+"""The registry of games: every package here declares one `GameSpec` as `SPEC`; nothing else lists the games.
+
+Adding a game is adding its package (and its data, cog and renderer): no shared file names it.
+"""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+from functools import cache
+
 from engine.core.ruleset import Ruleset
+from engine.core.spec import GameSpec, key
+
+NAMES: tuple[str, ...] = tuple(sorted(m.name for m in pkgutil.iter_modules(__path__) if m.ispkg))
+"""Every game's name, as positions, records and the database write it (each package is named so)."""
 
 
-def get(name: str) -> Ruleset:
-    """The ruleset called `name` ("risk", "wizards-quest" or "wizards_quest"); KeyError if there is none."""
-    key = name.replace("-", "_")
-    if key == "risk":
-        from engine.games.risk import RULESET
+@cache
+def _load(package: str) -> GameSpec:
+    found = importlib.import_module(f"{__name__}.{package}").SPEC
+    if not isinstance(found, GameSpec) or found.name != package:
+        raise TypeError(f"engine.games.{package}.SPEC must be the GameSpec of a ruleset named {package!r}")
+    return found
 
-        return RULESET
-    if key == "wizards_quest":
-        from engine.games.wizards_quest import RULESET as WQ
 
-        return WQ
+def specs() -> tuple[GameSpec, ...]:
+    """Every game, in the order of `NAMES`."""
+    return tuple(_load(name) for name in NAMES)
+
+
+def spec(name: str) -> GameSpec:
+    """The game called `name` or one of its aliases, in any spelling `key` accepts; KeyError if there is none."""
+    wanted = key(name)
+    if wanted in NAMES:
+        return _load(wanted)
+    for found in specs():
+        if wanted in found.names():
+            return found
     raise KeyError(name)
 
 
-NAMES = ("risk", "wizards_quest")
+def get(name: str) -> Ruleset:
+    """The ruleset of the game called `name` (see `spec`); KeyError if there is none."""
+    return spec(name).ruleset

@@ -11,7 +11,7 @@ from engine.core.errors import RuleError, first_problem, player_count_error
 from engine.core.i18n import inert, mention, timestamp, translate
 from engine.core.models import Action, Seat
 from engine.core.ruleset import Ruleset
-from engine.games import get
+from engine.games import get, spec
 from engine.service.games import lobby_of
 from engine.service.models import Outcome, Step
 from engine.service.news import Told, who
@@ -26,13 +26,11 @@ LOBBY_DAYS = 7
 """A lobby that has not started after this many days closes, with a notice."""
 
 
-SUMMARISED = ("mode", "setup", "setup_placement", "fortify_mode", "defender_dice", "turn_order", "decoy",
-              "round_limit")
-"""The options a lobby's announcement and `/game status` name."""
-
-
-def options_summary(options: dict[str, Any]) -> str:
-    return ", ".join(f"{k}: {options[k]}" for k in SUMMARISED if options.get(k) is not None)
+def options_summary(game: str, options: dict[str, Any]) -> str:
+    """The options a lobby of `game` announces (its `GameSpec.summarised`), e.g. `mode: standard, setup: claim`."""
+    found = spec(game)
+    names = found.summarised or tuple(k for k in found.options_model.model_fields if k not in CLOCK_OPTIONS)
+    return ", ".join(f"{k}: {options[k]}" for k in names if options.get(k) is not None)
 
 
 class Lobbies(Play):
@@ -69,7 +67,8 @@ class Lobbies(Play):
                 raise RuleError("E_TOO_MANY_LOBBIES", most=self.max_lobbies_per_member) from err
             self._timers_changed()
             return await self._tell(row, lobby, translate(
-                "lobby.created", host=mention(host.id), game=ruleset.title, options=options_summary(chosen),
+                "lobby.created", host=mention(host.id), game=ruleset.title,
+                options=options_summary(ruleset.name, chosen),
                 closes=timestamp(row.created_at + LOBBY_DAYS * 86400)))
 
     async def _tell(self, game: GameRow, lobby: Lobby, lead: str) -> GameRow:
@@ -92,7 +91,7 @@ class Lobbies(Play):
                 raise RuleError("E_ALREADY_JOINED")
             _, most = ruleset.player_range(ruleset.options_model.model_validate(lobby.options))
             if len(lobby.seats) >= most:
-                raise RuleError("E_GAME_FULL", mode=lobby.options.get("mode", ruleset.name), max=most)
+                raise RuleError("E_GAME_FULL", mode=spec(ruleset.name).variant(lobby.options), max=most)
             lobby.seats.append(seat)
             game = await self.store.update_game(game, lobby=lobby.model_dump(mode="json"))
             return await self._tell(game, lobby, translate("lobby.joined", player=mention(seat.id),
@@ -105,7 +104,7 @@ class Lobbies(Play):
                 raise RuleError("E_NOT_HOST", host=mention(game.host_id))
             _, most = ruleset.player_range(ruleset.options_model.model_validate(lobby.options))
             if len(lobby.seats) >= most:
-                raise RuleError("E_GAME_FULL", mode=lobby.options.get("mode", ruleset.name), max=most)
+                raise RuleError("E_GAME_FULL", mode=spec(ruleset.name).variant(lobby.options), max=most)
             taken = {s.id for s in lobby.seats}
             ai_id = next(i for i in range(1, 100) if i not in taken)
             names = {s.name for s in lobby.seats}
@@ -138,7 +137,7 @@ class Lobbies(Play):
         options = ruleset.options_model.model_validate(lobby.options)
         low, high = ruleset.player_range(options)
         if not low <= len(lobby.seats) <= high:
-            raise player_count_error(lobby.options.get("mode", ruleset.name), low, high, len(lobby.seats))
+            raise player_count_error(spec(ruleset.name).variant(lobby.options), low, high, len(lobby.seats))
         return game, lobby, ruleset
 
     async def start(self, channel_id: int, by: int, interaction_id: str | None = None) -> Outcome:

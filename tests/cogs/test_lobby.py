@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
+import re
+from typing import Literal, get_args, get_origin
 
+import pytest
+from discord import app_commands
+
+from engine.games import specs
+from engine.table import CLOCK_OPTIONS
 from tests.cogs.conftest import channel_id, refused, start_game, state_of, uid
 from tests.discord.harness import DispatchHarness
 from tests.discord.payloads import INTEGER, STRING, USER, Typed
@@ -12,24 +18,24 @@ from tests.discord.payloads import INTEGER, STRING, USER, Typed
 @pytest.mark.rule("RISK-ERR-2", "RISK-ERR-3")
 async def test_errors_are_private_and_successes_public(h: DispatchHarness) -> None:
     ada = h.add_member("Ada")
-    opened = await h.slash("game", "new", options={"game": "risk"}, user=ada)
+    opened = await h.slash("game", "new", "risk", user=ada)
     assert opened.posts and "opened a game of **Risk**" in opened.said
-    again = await h.slash("game", "new", options={"game": "risk"}, user=h.add_member("Bo"))
+    again = await h.slash("game", "new", "risk", user=h.add_member("Bo"))
     refused(again, "This channel already has a game")
 
 
 async def test_a_game_outside_the_choices_is_refused(h: DispatchHarness) -> None:
-    """Discord offers only Risk and Wizard's Quest, but a payload may name any game: it is refused, not a crash."""
-    refused(await h.slash("game", "new", options={"game": "chess"}, user=h.add_member("Ada")),
-            'I don\'t know a game called "chess"')
-    refused(await h.slash("game", "new", options={"game": "chess", "mode": "standard"}, user=h.add_member("Bo")),
-            'I don\'t know a game called "chess"')
+    """Discord offers only the registered games, but a payload may name any: it is refused, not a crash."""
+    refused(await h.slash("game", "new", "chess", user=h.add_member("Ada")), "I don't know that command")
+    refused(await h.slash("game", "new", "chess", options={"mode": "standard"}, user=h.add_member("Bo")),
+            "I don't know that command")
+    assert await h.bot.service.store.live_game(channel_id(h)) is None  # type: ignore[attr-defined]
 
 
 @pytest.mark.rule("RISK-DIG-15", "RISK-DIG-16")
 async def test_join_leave_and_host_only_commands(h: DispatchHarness) -> None:
     ada, bo = h.add_member("Ada"), h.add_member("Bo")
-    await h.slash("game", "new", options={"game": "risk", "mode": "two_player"}, user=ada)
+    await h.slash("game", "new", "risk", options={"mode": "two_player"}, user=ada)
     joined = await h.slash("game", "join", options={"colour": "blue"}, user=bo)
     assert joined.posts and "joins the game (2 seated)" in joined.said
     refused(await h.slash("game", "join", user=bo), "You're already in this game")
@@ -44,7 +50,7 @@ async def test_join_leave_and_host_only_commands(h: DispatchHarness) -> None:
 @pytest.mark.rule("RISK-DIG-16", "RISK-DIG-40")
 async def test_start_seats_everyone_and_pings_the_first_decision(h: DispatchHarness) -> None:
     ada = h.add_member("Ada")
-    await h.slash("game", "new", options={"game": "risk", "setup": "random_deal"}, user=ada)
+    await h.slash("game", "new", "risk", options={"setup": "random_deal"}, user=ada)
     await h.slash("game", "add-ai", user=ada)
     added = await h.slash("game", "add-ai", user=ada)
     assert "(AI) joins the game" in added.said
@@ -114,14 +120,15 @@ async def test_option_values_the_command_does_not_declare_are_refused(h: Dispatc
         refused(result, f"can't use in `{next(iter(options), 'choice')}`")
     assert await service.store.live_game(channel_id(h)) == before
     quiet = h.world.add_channel("quiet")
-    refused(await h.slash("game", "new", options={"timer": Typed("x", STRING)}, user=ada, channel=quiet), "`timer`")
+    refused(await h.slash("game", "new", "risk", options={"timer": Typed("x", STRING)}, user=ada, channel=quiet),
+            "`timer`")
     assert await service.store.live_game(int(quiet["id"])) is None
 
 
 async def test_a_name_is_shown_as_typed_never_read_as_a_message_or_markup(h: DispatchHarness) -> None:
     """A display name that looks like a message id, markup or a mention is shown literally (item 16 of #13)."""
     odd = h.add_member("@already_done")
-    await h.slash("game", "new", options={"game": "risk", "setup": "random_deal"}, user=odd)
+    await h.slash("game", "new", "risk", options={"setup": "random_deal"}, user=odd)
     await h.slash("game", "join", user=h.add_member("**Bold** <@1> @everyone"))
     await h.slash("game", "add-ai", user=odd)
     started = await h.slash("game", "start", user=odd)
@@ -134,7 +141,7 @@ async def test_a_name_is_shown_as_typed_never_read_as_a_message_or_markup(h: Dis
 async def test_a_command_delivered_five_times_is_applied_once(h: DispatchHarness) -> None:
     """One /game add-ai re-delivered by the gateway five times adds one AI seat (item 6 of #13)."""
     ada = h.add_member("Ada")
-    await h.slash("game", "new", options={"game": "risk"}, user=ada)
+    await h.slash("game", "new", "risk", user=ada)
     payload = h.world.slash("game", "add-ai", user=ada, guild_command=h._is_guild_command("game"))
     first = await h.interact(payload)
     assert "(AI) joins the game" in first.said
@@ -150,9 +157,8 @@ async def test_game_commands_are_for_servers_only(h: DispatchHarness) -> None:
     tree = {c.name: c for c in h.bot.tree.get_commands()}
     assert all(command.guild_only for command in tree.values()), [n for n, c in tree.items() if not c.guild_only]
     dm = h.world.dm_channel(ada)
-    for command, path in (("game", ("new",)), ("board", ()), ("stats", ()), ("risk", ("hand",))):
-        answer = await h.slash(command, *path, options={"game": "risk"} if path == ("new",) else None, user=ada,
-                               channel=dm)
+    for command, path in (("game", ("new", "risk")), ("board", ()), ("stats", ()), ("risk", ("hand",))):
+        answer = await h.slash(command, *path, user=ada, channel=dm)
         refused(answer, "not in direct messages")
     assert await h.bot.service.store.live_game(int(dm["id"])) is None  # type: ignore[attr-defined]
 
@@ -160,7 +166,7 @@ async def test_game_commands_are_for_servers_only(h: DispatchHarness) -> None:
 async def test_an_unknown_button_or_command_is_answered_privately(h: DispatchHarness) -> None:
     """Item 21 of #13: a button of an older bot version, or a stale command list, gets a clear private answer."""
     ada = h.add_member("Ada")
-    opened = await h.slash("game", "new", options={"game": "risk"}, user=ada)
+    opened = await h.slash("game", "new", "risk", user=ada)
     payload = h.world.component("risk:retreat:7", message=opened.response.payload, user=ada)
     pressed = await h.interact(payload)
     assert pressed.ephemeral and "older version of the bot" in pressed.content
@@ -180,3 +186,26 @@ async def test_every_command_and_option_description_starts_with_a_capital(h: Dis
 
     described = [item for command in h.bot.tree.get_commands() for item in walk(command)]
     assert described and not [(name, text) for name, text in described if text[:1].islower()]
+
+
+async def test_game_new_has_one_subcommand_per_game_made_from_its_options_model(h: DispatchHarness) -> None:
+    game = h.bot.tree.get_command("game")
+    assert isinstance(game, app_commands.Group)
+    new = game.get_command("new")
+    assert isinstance(new, app_commands.Group)
+    assert sorted(c.name for c in new.commands) == sorted(s.slug for s in specs())
+    for found in specs():
+        command = new.get_command(found.slug)
+        assert isinstance(command, app_commands.Command)
+        own = [k for k in found.options_model.model_fields if k not in CLOCK_OPTIONS]
+        names = [p.name for p in command.parameters]
+        assert names == [found.option_names.get(k, k) for k in own] + ["timer", "timeout_action", "absent_after"]
+        assert len(names) <= 25 and not any(p.required for p in command.parameters)
+        for param in command.parameters:
+            assert re.fullmatch(r"[a-z0-9_-]{1,32}", param.name) and 1 <= len(param.description) <= 100
+        for option, field in found.options_model.model_fields.items():
+            if get_origin(field.annotation) is Literal:
+                param = command._params[found.option_names.get(option, option)]
+                assert [c.value for c in param.choices] == list(get_args(field.annotation))
+    risk = new.get_command("risk")
+    assert isinstance(risk, app_commands.Command) and risk._params["placement"].choices[-1].value == "simultaneous"

@@ -90,7 +90,8 @@ wq mage              other other other other other other other
 wq end               other other other other other other other
 wq hand              other other other other other other other
 wq help              yes   yes   yes   yes   yes   yes   yes
-game new             yes   yes   yes   yes   yes   yes   yes
+game new risk        yes   yes   yes   yes   yes   yes   yes
+game new wizards-quest yes yes  yes   yes   yes   yes   yes
 game status          yes   yes   yes   yes   yes   yes   yes
 game export          yes   yes   yes   yes   yes   yes   yes
 game replay          yes   yes   yes   yes   yes   yes   yes
@@ -152,7 +153,8 @@ wq mage              no    no    no    no    yes   no    no
 wq end               no    no    no    no    yes   no    no
 wq hand              no    no    yes   yes   yes   yes   no
 wq help              yes   yes   yes   yes   yes   yes   yes
-game new             yes   yes   yes   yes   yes   yes   yes
+game new risk        yes   yes   yes   yes   yes   yes   yes
+game new wizards-quest yes yes  yes   yes   yes   yes   yes
 game status          yes   yes   yes   yes   yes   yes   yes
 game export          yes   yes   yes   yes   yes   yes   yes
 game replay          yes   yes   yes   yes   yes   yes   yes
@@ -285,7 +287,7 @@ async def elsewhere_and_moderator(h: DispatchHarness, game: str) -> tuple[dict[s
     elsewhere = h.world.add_channel("elsewhere")
     eve, fay = h.add_member("Eve"), h.add_member("Fay")
     two = {"mode": "two_player"} if game == "risk" else {}
-    await h.slash("game", "new", options={"game": game, **two}, user=eve, channel=elsewhere)
+    await h.slash("game", "new", game, options={**two}, user=eve, channel=elsewhere)
     await h.slash("game", "join", user=fay, channel=elsewhere)
     await h.slash("game", "start", user=eve, channel=elsewhere)
     mods = h.world.add_role("Mods", permissions=discord.Permissions(manage_channels=True).value)
@@ -343,7 +345,7 @@ def options(command: str, seats: Seats) -> dict[str, Any]:
         "wq play": {"card": "levy-1"}, "wq attack": {"source": x["source"], "target": x["enemy"]},
         "wq free": {"beast": "dragon", "source": x["source"]}, "wq aid": {"source": x["friend"], "count": 1},
         "wq capture": {"count": 1}, "wq region": {"region": 3}, "wq mage": {"territory": "1.1"},
-        "game new": {"game": "risk"}, "game vacation": {"days": 2}, "game vote": {"choice": "draw"},
+        "game vacation": {"days": 2}, "game vote": {"choice": "draw"},
         "game kick": {"player": roles["d"]}, "game replace": {"old": roles["d"], "new": x["newbie"]},
         "game deadline": {"hours": 2.0}, "board": {"view": "text"},
     }.get(command, {})
@@ -436,11 +438,11 @@ async def test_permission_matrix_of_a_running_wizards_quest_game(h: DispatchHarn
 async def test_permission_matrix_of_a_lobby(h: DispatchHarness) -> None:
     cells = table(LOBBY)
     host, joined = h.add_member("Hal"), h.add_member("Jo")
-    await h.slash("game", "new", options={"game": "risk"}, user=host)
+    await h.slash("game", "new", "risk", user=host)
     await h.slash("game", "join", user=joined)
     elsewhere = h.world.add_channel("elsewhere")
     eve = h.add_member("Eve")
-    await h.slash("game", "new", options={"game": "risk"}, user=eve, channel=elsewhere)
+    await h.slash("game", "new", "risk", user=eve, channel=elsewhere)
     mods = h.world.add_role("Mods", permissions=discord.Permissions(manage_channels=True).value)
     roles = {"a": eve, "b": h.add_member("Spectator"), "g": h.add_member("Mo", roles=[mods]), "h": host,
              "j": joined}

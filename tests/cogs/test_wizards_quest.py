@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
+from engine.games import get, spec
 from engine.games.wizards_quest import RULESET, WQState
 from engine.games.wizards_quest.state import Attack, Phase, Todo, Treasure, Turn
 from tests.cogs.conftest import put_state, refused, start_game, state_of, uid
@@ -65,11 +67,11 @@ def scenario(base: WQState, **changes: Any) -> WQState:
 
 async def test_new_game_takes_each_games_own_options(h: DispatchHarness) -> None:
     ada = h.add_member("Ada")
-    refused(await h.slash("game", "new", options={"game": "wizards-quest", "mode": "two_player"}, user=ada),
-            "`mode` is an option of Risk, not of Wizard's Quest")
-    refused(await h.slash("game", "new", options={"game": "risk", "round_limit": 5}, user=ada),
-            "`round_limit` is an option of Wizard's Quest, not of Risk")
-    opened = await h.slash("game", "new", options={"game": "wizards-quest", "turn_order": "fixed", "round_limit": 20,
+    refused(await h.slash("game", "new", "wizards-quest", options={"mode": "two_player"}, user=ada),
+            "Wizard's Quest has no option `mode`. Its options are: turn_order, decoy, round_limit, timer,")
+    refused(await h.slash("game", "new", "risk", options={"round_limit": 5}, user=ada),
+            "Risk has no option `round_limit`")
+    opened = await h.slash("game", "new", "wizards-quest", options={"turn_order": "fixed", "round_limit": 20,
                                                    "timer": 2}, user=ada)
     assert opened.posts and "**Wizard's Quest**" in opened.said
     assert "turn_order: fixed" in opened.said and "round_limit: 20" in opened.said
@@ -87,9 +89,10 @@ async def test_new_game_takes_each_games_own_options(h: DispatchHarness) -> None
 
 async def test_a_game_without_a_picture_posts_its_text_board(h: DispatchHarness,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("renderer.BOARDS", frozenset({"risk"}))  # as for a game whose renderer is still to come
+    text_only = replace(spec("wizards_quest"), renderer=None)  # as for a game whose renderer is still to come
+    monkeypatch.setattr("renderer.spec", lambda name: text_only if get(name) is text_only.ruleset else spec(name))
     ada = h.add_member("Ada")
-    await h.slash("game", "new", options={"game": "wizards-quest"}, user=ada)
+    await h.slash("game", "new", "wizards-quest", user=ada)
     await h.slash("game", "add-ai", user=ada)
     started = await h.slash("game", "start", user=ada)
     posted = "\n".join(m.content for m in started.channel_messages)

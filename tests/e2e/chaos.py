@@ -366,7 +366,7 @@ class Chaos(Humans):
     async def open_game(self) -> None:
         """`/game new` of Risk (territories dealt at random), two AI seats, `/game start`."""
         pid = int(self.member["user"]["id"])
-        await self.slash(pid, "game", "new", options={"game": "risk", "setup": "random_deal",
+        await self.slash(pid, "game", "new", "risk", options={"setup": "random_deal",
                                                       "placement": "bulk_sequential"})
         for _ in range(2):
             await self.slash(pid, "game", "add-ai")

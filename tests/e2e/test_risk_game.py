@@ -224,8 +224,8 @@ async def test_two_humans_and_an_ai_play_risk_to_the_end_across_a_restart(tmp_pa
 
             # The lobby: Alice hosts, Bob joins, Alice adds an AI and starts.
             alice_id, bob_id = members
-            _, created = await humans.slash(alice_id, "game", "new", options={
-                "game": "risk", "setup": "random_deal", "placement": "bulk_sequential"})
+            _, created = await humans.slash(alice_id, "game", "new", "risk", options={
+                "setup": "random_deal", "placement": "bulk_sequential"})
             assert "Risk" in created.content
             await humans.slash(bob_id, "game", "join")
             _, added = await humans.slash(alice_id, "game", "add-ai")

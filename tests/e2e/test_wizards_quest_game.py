@@ -200,7 +200,7 @@ async def test_one_human_and_two_ais_play_wizards_quest_to_a_winner(tmp_path: Pa
             await fake.wait_until_identified(timeout=STARTUP_TIMEOUT_S)
             await fake.wait_for(lambda r: r.route == "sync_global", STARTUP_TIMEOUT_S)
 
-            _, created = await human.slash("game", "new", options={"game": "wizards-quest",
+            _, created = await human.slash("game", "new", "wizards-quest", options={
                                                                    "round_limit": ROUND_LIMIT})
             assert "Wizard's Quest" in created.content
             await human.slash("game", "add-ai")

@@ -207,3 +207,12 @@ def test_the_readme_examples_run_as_written() -> None:
         assert done.returncode == 0, f"{line}: {done.stderr}"
         position = json.loads(done.stdout)
         assert position["game"] in line.replace("-", "_"), line
+
+
+def test_replay_names_a_substitution_without_its_new_seat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = {"format": "gm-record/1", "game": "risk", "seed": 3, "options": {"mode": "two_player"},
+              "seats": [{"id": 1 << 40, "name": "Ada"}, {"id": (1 << 40) + 1, "name": "Bo"}],
+              "actions": [{"type": "reseat", "player": 1 << 40}]}
+    done = cli_here(capsys, "replay", write(tmp_path, record))
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == "action 0 is malformed: seat: Field required\n"

@@ -10,19 +10,21 @@ from typing import NamedTuple
 
 import pytest
 
+from engine.games import specs
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 class Reference(NamedTuple):
     path: Path
     prefix: str
-    count: int
+    spec: Path
+    """The game's specification, whose every rule ID the reference must define."""
 
 
-REFERENCES = {
-    "risk": Reference(ROOT / "docs" / "rules" / "risk.md", "RISK", 326),
-    "wizards-quest": Reference(ROOT / "docs" / "rules" / "wizards-quest.md", "WQ", 198),
-}
+REFERENCES = {found.slug: Reference(ROOT / "docs" / "rules" / f"{found.slug}.md", found.rule_prefix,
+                                    ROOT.parent / "shared" / "rules" / f"{found.slug}.md")
+              for found in specs() if found.rule_prefix}
 
 
 def defined(ref: Reference) -> list[str]:
@@ -50,7 +52,8 @@ def test_reference_defines_every_id_once(game: str) -> None:
     ref = REFERENCES[game]
     ids = defined(ref)
     assert len(ids) == len(set(ids)), "an ID is defined twice"
-    assert len(ids) == ref.count
+    specified = set(re.findall(rf"\b{ref.prefix}-[A-Z]+-\d+\b", ref.spec.read_text(encoding="utf-8")))
+    assert specified and not specified - set(ids), f"the reference lacks {sorted(specified - set(ids), key=_order)}"
 
 
 @pytest.mark.parametrize("game", sorted(REFERENCES))

@@ -191,7 +191,7 @@ def test_arrows_never_cover_a_name_or_an_army_count(board_state: RiskState, pict
                                                     backwards: bool) -> None:
     """The last turn's arrows for every linked pair at once, either way round: each label and badge (2 px around
     them, and the badge's ring, included) is drawn exactly as without them, and every arrow shows."""
-    pairs = [(e.b, e.a) if backwards else (e.a, e.b) for e in risk.board().map.edges]
+    pairs = [(e.b, e.a) if backwards else (e.a, e.b) for e in risk.board().data.edges]
     battles = [E.Battle(player=P1, source=a, target=b, defender=P2, attack_dice=[6], defence_dice=[1],
                         attacker_losses=0, defender_losses=1) for a, b in pairs]
     after = decode(risk.render(board_state, battles))
@@ -309,7 +309,7 @@ def test_every_colour_pair_at_an_edge_has_in_between_shades() -> None:
 def test_the_six_player_colours_read_as_six_players_and_none_as_neutral_ground() -> None:
     """Fills and badges differ from one another, from Neutral and from unclaimed ground, and none is a grey
     (a dark grey "black" looked like neutral or disabled ground); Neutral itself stays grey."""
-    assert risk.LOOKS.keys() == set(risk.board().map.colours)
+    assert risk.LOOKS.keys() == set(risk.board().data.colours)
     fills = {c: look.fill for c, look in risk.LOOKS.items()}
     assert problems(fills, {"neutral": risk.NEUTRAL_LOOK.fill, "unclaimed": risk.UNCLAIMED}) == []
     badges = {c: look.badge for c, look in risk.LOOKS.items()}

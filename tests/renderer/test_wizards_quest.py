@@ -13,7 +13,7 @@ from PIL import Image
 from engine.core.models import Event
 from engine.games.wizards_quest import events as E
 from engine.games.wizards_quest.state import WQState
-from renderer import BOARDS, draw, has_board, render_board
+from renderer import draw, has_board, render_board
 from renderer import wizards_quest as wq
 from renderer.draw import PLAYER_LOOKS, Canvas, arrow_footprint, cover
 from renderer.fonts import font
@@ -376,7 +376,7 @@ def test_names_in_any_script_are_drawn_with_real_glyphs(state: WQState) -> None:
 
 
 def test_render_board_draws_wizards_quest(state: WQState) -> None:
-    assert has_board("wizards_quest") and "wizards_quest" in BOARDS
+    assert has_board("wizards_quest") and has_board("wizards-quest")
     assert render_board(state) == wq.render(state)
 
 

@@ -11,6 +11,7 @@ from engine.core.construct import trusted
 from engine.core.controls import Choice, Control
 from engine.core.models import Action, Decision, Event, GameState, Seat
 from engine.core.ruleset import Policy
+from engine.core.spec import GameSpec
 from engine.games.risk import legal, rules, setup, timeouts
 from engine.games.risk.actions import ACTION_ADAPTER
 from engine.games.risk.ai import POLICIES
@@ -154,4 +155,7 @@ def pending(s: RiskState) -> list[Decision]:
 
 
 RULESET = RiskRuleset()
-__all__ = ["RULESET", "RiskOptions", "RiskRuleset", "RiskState"]
+SPEC = GameSpec(RULESET, renderer="renderer.risk", cog="cogs.risk", rule_prefix="RISK", variant_option="mode",
+                option_names={"setup_placement": "placement", "fortify_mode": "fortify"},
+                summarised=("mode", "setup", "setup_placement", "fortify_mode", "defender_dice"))
+__all__ = ["RULESET", "SPEC", "RiskOptions", "RiskRuleset", "RiskState"]

@@ -11,6 +11,7 @@ from engine.core.controls import Choice, Control
 from engine.core.i18n import msg
 from engine.core.models import Action, Decision, Event, GameState, Seat
 from engine.core.ruleset import Policy
+from engine.core.spec import GameSpec
 from engine.games.wizards_quest import legal, rules, setup, timeouts
 from engine.games.wizards_quest.actions import ACTION_ADAPTER
 from engine.games.wizards_quest.ai import POLICIES
@@ -163,4 +164,6 @@ def pending(s: WQState) -> list[Decision]:
 
 
 RULESET = WizardsQuestRuleset()
-__all__ = ["RULESET", "WQOptions", "WQState", "WizardsQuestRuleset"]
+SPEC = GameSpec(RULESET, aliases=("wq",), renderer="renderer.wizards_quest", cog="cogs.wizards_quest",
+                rule_prefix="WQ")
+__all__ = ["RULESET", "SPEC", "WQOptions", "WQState", "WizardsQuestRuleset"]

@@ -65,7 +65,9 @@ def check_invariants(s: RiskState) -> None:
     cards = [c for hand in s.hands.values() for c in hand] + s.deck + s.discard
     if s.turn > 0:  # the deck exists from the first game turn on
         assert sorted(cards) == sorted([*BOARD.ids, *BOARD.wild_cards]), "cards are conserved"
-        assert all(len(hand) <= 9 for hand in s.hands.values())
+        if s.interrupt is None or s.interrupt.kind != "elim_trade":  # cards taken may be many (RISK-ELIM-4)
+            # at most 5 left after the trades a turn forces (RISK-CARD-14, RISK-ELIM-5), and 1 drawn
+            assert all(len(hand) <= 6 for hand in s.hands.values()), {p: len(h) for p, h in s.hands.items()}
     if s.phase is Phase.GAME_OVER:
         assert s.winner is not None and RULESET.pending(s) == []
 
