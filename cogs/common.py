@@ -6,15 +6,19 @@ import contextlib
 import logging
 import math
 import re
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
 
+from cogs.guard import Guarded
+from engine.core.controls import Choice, Control
 from engine.core.errors import RuleError
-from engine.core.i18n import mention, translate
-from engine.core.models import GameState, Seat
+from engine.core.i18n import Msg, mention, translate
+from engine.core.models import Event, GameState, Seat
+from engine.core.ruleset import Ruleset
 from engine.games import get
 from engine.service import GameService
 from engine.service.news import MESSAGE_LIMIT, state_name
@@ -27,6 +31,9 @@ S = TypeVar("S", bound=GameState)
 
 MAX_CHOICES = 25
 """Discord shows at most 25 autocomplete choices or select options."""
+AUTOCOMPLETE_NAME = 100
+BUTTON_LABEL = 80
+"""Discord's longest autocomplete choice name, and button or menu option label."""
 PRIVATE_DEFER = "deferred privately"
 """Marks an interaction whose "thinking…" only its user sees (`Interaction.extras`): a refusal simply fills it."""
 AI_ID_LIMIT = 1000
@@ -159,18 +166,193 @@ async def stale(interaction: discord.Interaction, state: GameState, seq: int) ->
 
 
 def normalise(text: str) -> str:
-    return re.sub(r"[\s_\-.,:'’]+", " ", text.strip().lower()).strip()
+    return re.sub(r"[\s_\-.,:&'’]+", " ", text.strip().lower()).strip()
 
 
-def choices(current: str, items: Iterable[tuple[str, str]]) -> list[app_commands.Choice[str]]:
-    """Autocomplete choices (name, value) matching what was typed: any case, the start of the name or of a word."""
+def matching(current: str, offered: Iterable[Choice], locale: str) -> list[app_commands.Choice[Any]]:
+    """The offered values that match what was typed, as Discord shows them (at most 25, names of at most 100
+    characters): any case, the start of the label, of its value or an alias, or of any of their words."""
     key = normalise(current)
-    found = []
-    for name, value in items:
-        spelled = normalise(name)
-        if not key or spelled.startswith(key) or any(w.startswith(key) for w in spelled.split()):
-            found.append(app_commands.Choice(name=name[:100], value=value))
-    return found[:MAX_CHOICES]
+    found: list[app_commands.Choice[Any]] = []
+    for choice in offered:
+        name = words(choice.label, locale)
+        spellings = [normalise(x) for x in (name, str(choice.value), *choice.aliases)]
+        if not key or any(x.startswith(key) or any(w.startswith(key) for w in x.split()) for x in spellings):
+            found.append(app_commands.Choice(name=name[:AUTOCOMPLETE_NAME], value=choice.value))
+            if len(found) == MAX_CHOICES:
+                break
+    return found
+
+
+async def suggest(interaction: discord.Interaction, game: str, current: str, field: str,
+                  **context: Any) -> list[app_commands.Choice[Any]]:
+    """Autocomplete of `field` from the rules of `game`: nothing when the channel plays no such game."""
+    ruleset = get(game)
+    try:
+        state = await game_state(interaction, ruleset.state_model)
+    except RuleError:
+        return []
+    return matching(current, ruleset.choices(state, interaction.user.id, field, **context), locale_of(interaction))
+
+
+Completer = Callable[[discord.Interaction, str], Awaitable[list[app_commands.Choice[Any]]]]
+
+
+def completer(game: str, field: str, *context: str) -> Completer:
+    """The autocomplete of an action field from the rules of `game`; the command's options named in `context`,
+    as typed so far, go with it."""
+    async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[Any]]:
+        given = {name: getattr(interaction.namespace, name, None) for name in context}
+        return await suggest(interaction, game, current, field, **given)
+    return complete
+
+
+def offered(ruleset: Ruleset, state: GameState, recent: Sequence[Event]) -> list[Control]:
+    """The controls of every seat that must decide now, in the order the rules list the decisions."""
+    deciders = dict.fromkeys(d.player for d in ruleset.pending(state))
+    return [control for player in deciders for control in ruleset.controls(state, player, recent)]
+
+
+def words(message: Msg, locale: str) -> str:
+    """A catalogue message (a label the rules chose) in `locale`."""
+    return translate(message.key, locale, **message.params)
+
+
+STYLES: dict[str, discord.ButtonStyle] = {"primary": discord.ButtonStyle.primary,
+                                          "secondary": discord.ButtonStyle.secondary,
+                                          "success": discord.ButtonStyle.success,
+                                          "danger": discord.ButtonStyle.danger}
+
+
+@dataclass(frozen=True, slots=True)
+class Verb:
+    """One kind of button, in a custom id `game:verb:seq[:arg…]`: the fixed part of its action, the fields the id
+    carries after the seq in order, and `flag`, a field that is true when the id ends with its name."""
+
+    name: str
+    action: dict[str, Any]
+    args: tuple[str, ...] = ()
+    flag: str | None = None
+    any_time: bool = False
+    """A confirmation, pressed whenever: never stale."""
+
+    def fits(self, action: dict[str, Any]) -> bool:
+        keys = {*self.action, *self.args, *([self.flag] if self.flag else [])}
+        return (set(action) == keys and all(action[k] == v for k, v in self.action.items())
+                and (self.flag is None or action[self.flag] is True))
+
+
+class Buttons:
+    """A game's button ids: from an action to a custom id and back, so a button works after a restart."""
+
+    def __init__(self, game: str, verbs: Sequence[Verb], numbers: Iterable[str], prefix: str | None = None) -> None:
+        self.game, self.verbs, self.numbers = game, tuple(verbs), frozenset(numbers)
+        self.prefix = prefix or game
+        """What the game's ids start with."""
+
+    def verb(self, action: dict[str, Any]) -> Verb:
+        return next(v for v in self.verbs if v.fits(action))
+
+    def custom_id(self, action: dict[str, Any], seq: int) -> str:
+        v = self.verb(action)
+        args = [str(action[a]) for a in v.args] + ([v.flag] if v.flag else [])
+        return ":".join([self.prefix, v.name, str(seq), *args])
+
+    def action(self, name: str, parts: Sequence[str]) -> tuple[Verb, dict[str, Any]]:
+        """The action a custom id stands for; RuleError for an id the bot never writes (a forged payload)."""
+        for v in self.verbs:
+            if v.name != name or len(parts) != len(v.args) + bool(v.flag) or (v.flag and parts[-1] != v.flag):
+                continue
+            action = dict(v.action)
+            for field, text in zip(v.args, parts, strict=False):
+                if field in self.numbers and not (text.isascii() and text.isdigit()):
+                    break
+                action[field] = int(text) if field in self.numbers else text
+            else:
+                return v, action | ({v.flag: True} if v.flag else {})
+        raise RuleError("E_BAD_OPTION_VALUE", option=name)
+
+
+class ControlButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """A button for a pending decision; each game's subclass gives its id `template` (verb, seq, args) and its
+    `buttons`. Pressed at another moment of the game it does nothing but say so (RISK-DIG-52)."""
+
+    buttons: Buttons
+
+    def __init__(self, custom_id: str, label: str, style: discord.ButtonStyle) -> None:
+        super().__init__(discord.ui.Button(label=label[:BUTTON_LABEL], style=style, custom_id=custom_id))
+
+    @classmethod
+    def of(cls, control: Control, seq: int, locale: str = "en") -> ControlButton:
+        return cls(cls.buttons.custom_id(control.action, seq), words(control.label, locale), STYLES[control.style])
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> ControlButton:
+        return cls(item.custom_id or "", item.label or "", item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            match = self.__discord_ui_compiled_template__.fullmatch(self.custom_id)
+            assert match is not None
+            parts = [p for p in match.groups()[2:] if p is not None]
+            verb, action = self.buttons.action(match["verb"], parts)
+            state = await game_state(interaction, get(self.buttons.game).state_model)
+            if verb.any_time or not await stale(interaction, state, int(match["seq"])):
+                await act(interaction, self.buttons.game, action)
+        except RuleError as err:
+            await refuse(interaction, err)
+
+
+class ControlMenu(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"(?!)"):
+    """A menu for a pending decision, one option a control: its id `game:verb:seq`, each option's value the
+    fields its verb carries, joined by `:`. Each game's subclass gives its id `template` and its `buttons`."""
+
+    buttons: Buttons
+
+    def __init__(self, custom_id: str, options: list[discord.SelectOption], placeholder: str = "") -> None:
+        super().__init__(discord.ui.Select(placeholder=placeholder, options=options, custom_id=custom_id))
+
+    @classmethod
+    def of(cls, control: Control, seq: int, locale: str = "en") -> ControlMenu:
+        verb = cls.buttons.verb(control.options[0].action)
+        options = [discord.SelectOption(label=words(o.label, locale)[:BUTTON_LABEL],
+                                        value=":".join(str(o.action[a]) for a in verb.args))
+                   for o in control.options[:MAX_CHOICES]]
+        return cls(f"{cls.buttons.prefix}:{verb.name}:{seq}", options, words(control.label, locale))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
+                             match: re.Match[str]) -> ControlMenu:
+        return cls(item.custom_id or "", list(item.options))  # discord.py then fills in the values
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            match = self.__discord_ui_compiled_template__.fullmatch(self.custom_id)
+            assert match is not None
+            state = await game_state(interaction, get(self.buttons.game).state_model)
+            if await stale(interaction, state, int(match["seq"])):
+                return
+            if len(self.item.values) != 1:  # the menu picks one, but a payload may carry anything
+                raise RuleError("E_BAD_OPTION_VALUE", option=match["verb"])
+            _, action = self.buttons.action(match["verb"], self.item.values[0].split(":"))
+            await act(interaction, self.buttons.game, action)
+        except RuleError as err:
+            await refuse(interaction, err)
+
+
+def control_view(ruleset: Ruleset, button: type[ControlButton], menu: type[ControlMenu] | None,
+                 state: GameState, recent: Sequence[Event]) -> discord.ui.View | None:
+    """The buttons (and menus) a post offers for what is pending in `state`: the rules' controls."""
+    view = discord.ui.View(timeout=None)
+    for control in offered(ruleset, state, recent):
+        if not control.options:
+            view.add_item(button.of(control, state.seq))
+        elif menu is None:
+            raise ValueError(f"{ruleset.name} offers a menu but its cog has none")
+        else:
+            view.add_item(menu.of(control, state.seq))
+    return view if view.children else None
 
 
 def mentions(users: set[int]) -> discord.AllowedMentions:

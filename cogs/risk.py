@@ -12,27 +12,31 @@ from discord.ext import commands
 
 from cogs.common import (
     MAX_CHOICES,
+    Buttons,
+    Completer,
+    ControlButton,
+    Verb,
     act,
     check_options,
+    completer,
+    control_view,
     game_state,
     locale_of,
     refuse,
     reply,
     stale,
+    words,
 )
 from cogs.guard import Guarded
 from engine.core.errors import RuleError
-from engine.core.i18n import msg, translate
+from engine.core.i18n import translate
 from engine.core.models import Event, GameState
-from engine.games.risk import RiskState
-from engine.games.risk import events as E
-from engine.games.risk.mapdata import classic
-from engine.games.risk.names import matches, normalise, resolve
-from engine.games.risk.rules import connected
-from engine.games.risk.state import NEUTRAL, Phase
+from engine.games.risk import RULESET, RiskState
+from engine.games.risk.legal import card_label
+from engine.games.risk.names import resolve
 from engine.games.risk.text import mission_text
 
-BOARD = classic()
+BOARD = RULESET.board
 
 
 async def risk_state(interaction: discord.Interaction) -> RiskState:
@@ -44,185 +48,40 @@ async def play(interaction: discord.Interaction, data: dict[str, Any]) -> None:
 
 
 def controls(state: GameState, events: Sequence[Event]) -> discord.ui.View | None:
-    """The buttons a post offers for what is pending in `state`; the last attack among `events` is the front."""
-    assert isinstance(state, RiskState)
-    battles = [e for e in events if isinstance(e, E.Battle) and e.player == state.current]
-    return next_step_view(state, (battles[-1].source, battles[-1].target) if battles else None)
+    return control_view(RULESET, RiskButton, None, state, events)
 
 
-# ---------------------------------------------------------------- autocomplete
+# ---------------------------------------------------------------- autocomplete: the rules' legal values
 
 
-def _matches(current: str, ids: list[str]) -> list[app_commands.Choice[str]]:
-    """Forgiving matching: case-insensitive, by any word's prefix, the id or an alias (RISK-DIG-1)."""
-    key = normalise(current)
-    found = []
-    for tid in ids:
-        t = BOARD.territory[tid]
-        spellings = [normalise(s) for s in (t.name, t.id, *t.aliases)]
-        if not key or any(s.startswith(key) or any(w.startswith(key) for w in s.split()) for s in spellings):
-            found.append(app_commands.Choice(name=t.name, value=tid))
-    return found[:MAX_CHOICES]
-
-
-async def _state_or_none(interaction: discord.Interaction) -> RiskState | None:
-    try:
-        return await risk_state(interaction)
-    except RuleError:
-        return None
-
-
-async def place_targets(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    s = await _state_or_none(interaction)
-    if s is None:
-        return []
-    me = interaction.user.id
-    if s.phase is Phase.SETUP_CLAIM:
-        ids = [t for t in BOARD.ids if t not in s.owner]
-    else:
-        ids = [t for t in BOARD.ids if s.owner.get(t) == me]
-    return _matches(current, ids)
-
-
-async def any_territory(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    return _matches(current, list(BOARD.ids))
-
-
-async def neutral_targets(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    s = await _state_or_none(interaction)
-    return [] if s is None else _matches(current, [t for t in BOARD.ids if s.owner.get(t) == NEUTRAL])
-
-
-async def attack_sources(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    s = await _state_or_none(interaction)
-    if s is None:
-        return []
-    me = interaction.user.id
-    ids = [t for t in BOARD.ids if s.owner.get(t) == me and s.armies[t] >= 2
-           and any(s.owner.get(n) != me for n in BOARD.neighbours[t])]
-    return _matches(current, ids)
-
-
-async def attack_targets(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    s = await _state_or_none(interaction)
-    source = _chosen(interaction, "source")
-    if s is None or source is None:
-        return []
-    me = interaction.user.id
-    return _matches(current, [n for n in BOARD.neighbours[source] if s.owner.get(n) != me])
-
-
-async def fortify_sources(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    s = await _state_or_none(interaction)
-    if s is None:
-        return []
-    me = interaction.user.id
-    return _matches(current, [t for t in BOARD.ids if s.owner.get(t) == me and s.armies[t] >= 2])
-
-
-async def fortify_targets(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    s = await _state_or_none(interaction)
-    source = _chosen(interaction, "source")
-    if s is None or source is None:
-        return []
-    me = interaction.user.id
-    if s.options.fortify_mode == "adjacent":
-        ids = [n for n in BOARD.neighbours[source] if s.owner.get(n) == me]
-    else:
-        ids = [t for t in BOARD.ids if t != source and s.owner.get(t) == me and connected(s, BOARD, me, source, t)]
-    return _matches(current, ids)
-
-
-def _chosen(interaction: discord.Interaction, option: str) -> str | None:
-    """The territory already typed in another option, resolved forgivingly."""
-    text = getattr(interaction.namespace, option, None)
-    if not text:
-        return None
-    if text in BOARD.territory:
-        return str(text)
-    found = matches(str(text))
-    return found[0] if len(found) == 1 else None
+def field(name: str, *context: str) -> Completer:
+    return completer("risk", name, *context)
 
 
 # ---------------------------------------------------------------- buttons that survive restarts
 
 
-class RiskButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+class RiskButton(ControlButton,
                  template=r"risk:(?P<verb>again|blitz|stop|move|defend|endturn|resign|keep):(?P<seq>\d+)"
                           r"(?::(?P<arg>[a-z_0-9]+))?(?::(?P<arg2>[a-z_0-9]+))?"):
     """A button whose custom id carries the action and the sequence number it was offered at."""
 
-    def __init__(self, verb: str, seq: int, label: str, style: discord.ButtonStyle,
-                 arg: str | None = None, arg2: str | None = None) -> None:
-        parts = ["risk", verb, str(seq)] + [p for p in (arg, arg2) if p is not None]
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=":".join(parts)))
-        self.verb, self.seq, self.arg, self.arg2 = verb, seq, arg, arg2
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: re.Match[str]) -> RiskButton:
-        return cls(match["verb"], int(match["seq"]), item.label or "", item.style, match["arg"], match["arg2"])
+    buttons = Buttons("risk", [
+        Verb("again", {"type": "attack", "until": "once"}, ("source", "target")),
+        Verb("blitz", {"type": "attack", "until": "conquer"}, ("source", "target")),
+        Verb("stop", {"type": "end_attack"}),
+        Verb("move", {"type": "move"}, ("count",)),
+        Verb("defend", {"type": "defend"}, ("dice",)),
+        Verb("endturn", {"type": "end_turn"}),
+        Verb("resign", {"type": "resign"}, any_time=True),
+    ], numbers=("count", "dice"))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            if self.verb == "keep":
-                await interaction.response.edit_message(content=translate("resign.kept", locale_of(interaction)),
-                                                        view=None)
-                return
-            state = await risk_state(interaction)
-            if self.verb != "resign" and await stale(interaction, state, self.seq):
-                return
-            await play(interaction, self.action(state))
-        except RuleError as err:
-            await refuse(interaction, err)
-
-    def action(self, state: RiskState) -> dict[str, Any]:
-        if self.verb in ("again", "blitz"):
-            return {"type": "attack", "source": self.arg, "target": self.arg2,
-                    "until": "conquer" if self.verb == "blitz" else "once"}
-        if self.verb == "stop":
-            return {"type": "end_attack"}
-        if self.verb == "move":
-            return {"type": "move", "count": self.number()}
-        if self.verb == "defend":
-            return {"type": "defend", "dice": self.number()}
-        if self.verb == "endturn":
-            return {"type": "end_turn"}
-        if self.verb == "resign":
-            return {"type": "resign"}
-        raise RuleError("E_NOTHING_PENDING")
-
-    def number(self) -> int:
-        """The count the id carries: the bot writes only digits there, but a payload may carry anything."""
-        if self.arg is not None and not self.arg.isdigit():
-            raise RuleError("E_BAD_OPTION_VALUE", option=self.verb)
-        return int(self.arg or 0)
-
-
-def next_step_view(s: RiskState, front: tuple[str, str] | None) -> discord.ui.View | None:
-    """The buttons for whatever is pending now (RISK-DIG-10, DIG-11); `front` is the last attack."""
-    view = discord.ui.View(timeout=None)
-    i = s.interrupt
-    if s.phase is Phase.GAME_OVER:
-        return None
-    if i is not None and i.kind == "occupy":
-        view.add_item(RiskButton("move", s.seq, f"Move {i.min}", discord.ButtonStyle.secondary, str(i.min)))
-        if i.max != i.min:
-            view.add_item(RiskButton("move", s.seq, f"Move {i.max}", discord.ButtonStyle.primary, str(i.max)))
-        return view
-    if i is not None and i.kind == "defend":
-        most = min(2, s.armies[i.target or ""])
-        for n in range(1, most + 1):
-            view.add_item(RiskButton("defend", s.seq, f"Defend with {n}", discord.ButtonStyle.primary, str(n)))
-        return view
-    if i is None and s.phase is Phase.ATTACK and front is not None:
-        source, target = front
-        if s.owner.get(source) == s.current and s.owner.get(target) != s.current and s.armies[source] >= 2:
-            view.add_item(RiskButton("again", s.seq, "Roll again", discord.ButtonStyle.primary, source, target))
-            view.add_item(RiskButton("blitz", s.seq, "Attack until done", discord.ButtonStyle.danger, source, target))
-        view.add_item(RiskButton("stop", s.seq, "Stop attacking", discord.ButtonStyle.secondary))
-        return view
-    return None
+        if self.custom_id.startswith("risk:keep:"):
+            await interaction.response.edit_message(content=translate("resign.kept", locale_of(interaction)),
+                                                    view=None)
+            return
+        await super().callback(interaction)
 
 
 # ---------------------------------------------------------------- the commands
@@ -241,50 +100,45 @@ class RiskCog(commands.GroupCog, group_name="risk", group_description="Play clas
 
     @app_commands.command(name="place", description="Place armies on one of your territories (or claim one)")
     @app_commands.describe(territory="Where", count="How many armies (default 1)")
-    @app_commands.autocomplete(territory=place_targets)
+    @app_commands.autocomplete(territory=field("place.territory"))
     async def place(self, interaction: discord.Interaction, territory: str,
                     count: app_commands.Range[int, 1, 10_000] = 1) -> None:
         await play(interaction, {"type": "place", "territory": territory, "count": count})
 
     @app_commands.command(name="claim", description="Claim an unclaimed territory during setup")
     @app_commands.describe(territory="An unclaimed territory")
-    @app_commands.autocomplete(territory=place_targets)
+    @app_commands.autocomplete(territory=field("claim.territory"))
     async def claim(self, interaction: discord.Interaction, territory: str) -> None:
         await play(interaction, {"type": "claim", "territory": territory})
 
     @app_commands.command(name="neutral", description="Two-player setup: place this turn's Neutral army")
     @app_commands.describe(territory="A Neutral territory")
-    @app_commands.autocomplete(territory=neutral_targets)
+    @app_commands.autocomplete(territory=field("place_neutral.territory"))
     async def neutral(self, interaction: discord.Interaction, territory: str) -> None:
         await play(interaction, {"type": "place_neutral", "territory": territory})
 
     @app_commands.command(name="trade", description="Trade a set of three cards for armies")
     @app_commands.describe(bonus="The territory that gets the +2 bonus, if several of your cards qualify")
-    @app_commands.autocomplete(bonus=place_targets)
+    @app_commands.autocomplete(bonus=field("trade.bonus"))
     async def trade(self, interaction: discord.Interaction, bonus: str | None = None) -> None:
         state = await risk_state(interaction)
-        me = state.player(interaction.user.id)
-        if me is None:
-            raise RuleError("E_NOT_PLAYER")
-        if me.status != "active":
-            raise RuleError("E_ELIMINATED")
-        if me.id != state.current:  # the menu is offered only to whoever may trade (the rules check again)
-            raise RuleError("E_NOT_YOUR_TURN", player=state.name(state.current), phase=msg(f"risk.phase.{state.phase}"))
-        hand = state.hands.get(me.id, [])
-        if len(hand) < 3:
-            raise RuleError("E_SET_SIZE")
+        cards = RULESET.choices(state, interaction.user.id, "trade.cards")
+        if not cards:  # no trade is legal now: the rules say why, for the cards the player holds
+            await play(interaction, {"type": "trade", "cards": state.hands.get(interaction.user.id, [])[:3]})
+            return
         bonus_id = (bonus if bonus in BOARD.territory else resolve(bonus, BOARD)) if bonus else None
+        locale = locale_of(interaction)
         view = discord.ui.View(timeout=None)
-        view.add_item(TradeSelect(state.seq, bonus_id, [discord.SelectOption(label=_card(c), value=c)
-                                                        for c in hand[:MAX_CHOICES]]))
-        await reply(interaction, translate("trade.pick", locale_of(interaction)), ephemeral=True, view=view)
+        options = [discord.SelectOption(label=words(c.label, locale), value=str(c.value)) for c in cards[:MAX_CHOICES]]
+        view.add_item(TradeSelect(state.seq, bonus_id, options, locale))
+        await reply(interaction, translate("trade.pick", locale), ephemeral=True, view=view)
 
     @app_commands.command(name="attack", description="Attack a neighbouring territory")
     @app_commands.describe(source="Attack from", target="Attack into", dice="Attacker dice (default: the most)",
                            until="Roll once, or keep rolling until it falls or you run low",
                            keep="With until: stop when this many armies are left in the source",
                            move="If it falls: move in the minimum or the maximum at once")
-    @app_commands.autocomplete(source=attack_sources, target=attack_targets)
+    @app_commands.autocomplete(source=field("attack.source"), target=field("attack.target", "source"))
     async def attack(self, interaction: discord.Interaction, source: str, target: str,
                      dice: app_commands.Range[int, 1, 3] | None = None,
                      until: Literal["once", "conquer"] = "once", keep: app_commands.Range[int, 1, 10_000] = 1,
@@ -309,7 +163,7 @@ class RiskCog(commands.GroupCog, group_name="risk", group_description="Play clas
 
     @app_commands.command(name="fortify", description="Move armies once between your territories; ends your turn")
     @app_commands.describe(source="From", target="To", count="How many armies (at least 1 stays behind)")
-    @app_commands.autocomplete(source=fortify_sources, target=fortify_targets)
+    @app_commands.autocomplete(source=field("fortify.source"), target=field("fortify.target", "source"))
     async def fortify(self, interaction: discord.Interaction, source: str, target: str,
                       count: app_commands.Range[int, 1, 10_000]) -> None:
         await play(interaction, {"type": "fortify", "source": source, "target": target, "count": count})
@@ -327,7 +181,7 @@ class RiskCog(commands.GroupCog, group_name="risk", group_description="Play clas
         locale = locale_of(interaction)
         cards = state.hands.get(me.id, [])
         lines = [translate("hand.cards", locale, n=len(cards),
-                           cards=", ".join(_card(c) for c in cards) or translate("hand.none", locale)),
+                           cards=[card_label(BOARD, c) for c in cards] or translate("hand.none", locale)),
                  translate("hand.next_set", locale, value=BOARD.trade_value(state.sets_traded + 1))]
         if state.options.mode == "secret_mission":
             try:
@@ -346,7 +200,7 @@ class RiskCog(commands.GroupCog, group_name="risk", group_description="Play clas
 
     @app_commands.command(name="territory", description="Who holds a territory, its armies and its neighbours")
     @app_commands.describe(name="Any territory")
-    @app_commands.autocomplete(name=any_territory)
+    @app_commands.autocomplete(name=field("territory"))
     async def territory(self, interaction: discord.Interaction, name: str) -> None:
         state = await risk_state(interaction)
         tid = name if name in BOARD.territory else resolve(name, BOARD)
@@ -373,24 +227,18 @@ class RiskCog(commands.GroupCog, group_name="risk", group_description="Play clas
         if me.status != "active":
             raise RuleError("E_ELIMINATED")
         await reply(interaction, translate("resign.confirm", locale_of(interaction)), ephemeral=True,
-                    view=confirm_resign(state.seq))
+                    view=confirm_resign(state.seq, locale_of(interaction)))
 
-
-
-def _card(card: str) -> str:
-    if card in BOARD.wild_cards:
-        return "🃏 Wild"
-    return f"{BOARD.territory[card].name} ({BOARD.symbols[card]})"
 
 
 class TradeSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
                   template=r"risk:trade:(?P<seq>\d+)(?::(?P<bonus>[a-z_]+))?"):
     """A private menu of the player's cards; it still works, or says it is stale, after a restart."""
 
-    def __init__(self, seq: int, bonus: str | None, options: list[discord.SelectOption]) -> None:
+    def __init__(self, seq: int, bonus: str | None, options: list[discord.SelectOption], locale: str = "en") -> None:
         custom_id = f"risk:trade:{seq}" + (f":{bonus}" if bonus else "")
-        super().__init__(discord.ui.Select(placeholder="Pick 3 cards", min_values=3, max_values=3, options=options,
-                                           custom_id=custom_id))
+        super().__init__(discord.ui.Select(placeholder=translate("risk.trade.placeholder", locale), min_values=3,
+                                           max_values=3, options=options, custom_id=custom_id))
         self.seq, self.bonus = seq, bonus
 
     @classmethod
@@ -408,10 +256,10 @@ class TradeSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
             await refuse(interaction, err)
 
 
-def confirm_resign(seq: int) -> discord.ui.View:
+def confirm_resign(seq: int, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(RiskButton("resign", seq, "Resign", discord.ButtonStyle.danger))
-    view.add_item(RiskButton("keep", seq, "Keep playing", discord.ButtonStyle.secondary))
+    view.add_item(RiskButton(f"risk:resign:{seq}", translate("risk.button.resign", locale), discord.ButtonStyle.danger))
+    view.add_item(RiskButton(f"risk:keep:{seq}", translate("risk.button.keep", locale), discord.ButtonStyle.secondary))
     return view
 
 

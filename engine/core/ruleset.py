@@ -8,6 +8,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel
 
+from engine.core.controls import Choice, Control
 from engine.core.models import Action, Decision, Event, GameState, Seat
 
 
@@ -65,6 +66,18 @@ class Ruleset(Protocol):
 
     def pending(self, state: GameState) -> list[Decision]: ...
 
+    def choices(self, state: GameState, player: int, field: str, **context: Any) -> list[Choice]:
+        """The values `player` may give in `field` (`<action type>.<field>`, e.g. `attack.target`): the only source
+        of what autocomplete offers. Each is accepted in an action that is otherwise legal; whose turn it is and
+        the phase are left to `apply` to refuse. `context` holds the action's other fields as typed so far. Nothing
+        the player may not know is offered (another seat's cards, say)."""
+        ...
+
+    def controls(self, state: GameState, player: int, recent: Sequence[Event] = ()) -> list[Control]:
+        """The buttons `player`'s pending decision offers, each with an action `apply` accepts from that player;
+        `recent` are the events that led to `state` (e.g. the attack a "roll again" repeats)."""
+        ...
+
     def view(self, state: GameState, viewer: int | None) -> dict[str, Any]:
         """The state as `viewer` may see it (None: a spectator)."""
         ...
@@ -85,6 +98,11 @@ class Ruleset(Protocol):
 
     def narrate(self, event: Event, state: GameState, locale: str = "en") -> str | None:
         """The public sentence for an event (None for a private one)."""
+        ...
+
+    def sequel(self, event: Event, previous: Event, state: GameState, locale: str = "en") -> str | None:
+        """The words that carry on the narrated line of `previous` when `event` continues it (another battle on
+        the same front), or None: then `event` gets a line of its own."""
         ...
 
     def summary(self, player: int, events: Sequence[Event], state: GameState, locale: str = "en") -> str:

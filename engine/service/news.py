@@ -62,20 +62,20 @@ def chunks(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> list[str]:
 
 
 def narrate(ruleset: Ruleset, state: GameState, events: Iterable[Event], locale: str = "en") -> list[str]:
-    """Public lines for `events`; consecutive battles on one front share a line."""
+    """Public lines for `events`; an event that carries on the line before (the rules' `sequel`: consecutive
+    battles on one front, say) shares it."""
     lines: list[str] = []
-    front: tuple[str, str] | None = None
+    last: Event | None = None
     for event in events:
         text = ruleset.narrate(event, state, locale)
         if text is None:
             continue
-        source, target = getattr(event, "source", None), getattr(event, "target", None)
-        if event.type == "battle" and front == (source, target) and lines:
-            rolls = text.split(": ", 1)[-1]
-            lines[-1] = lines[-1] + " · " + rolls
-            continue
-        front = (source, target) if event.type == "battle" else None
-        lines.append(text)
+        more = ruleset.sequel(event, last, state, locale) if last is not None else None
+        if more is None:
+            lines.append(text)
+        else:
+            lines[-1] = lines[-1] + " · " + more
+        last = event
     return lines
 
 

@@ -352,3 +352,35 @@ async def test_garbage_option_values_are_refused_politely(h: DispatchHarness) ->
     refused(await h.slash("risk", "place", options={"territory": "", "count": 1}, user=first),
             "I don't know a territory called")
     assert (await state_of(h)).armies == state.armies
+
+
+@pytest.mark.rule("RISK-DIG-1", "RISK-FORT-3")
+async def test_autocomplete_is_the_rules_choices_within_discords_limits(h: DispatchHarness) -> None:
+    members, base = await three_players(h)
+    me, them = base.players[0].id, base.players[1].id
+    owner = {"alaska": me, "northwest_territory": me, "alberta": me, "ontario": them, "greenland": me}
+    s = scenario(base, phase=Phase.FORTIFY, owner=owner, armies={"alaska": 5},
+                 options=base.options.model_copy(update={"fortify_mode": "connected"}),
+                 hands={p.id: [] for p in base.players} | {them: ["japan", "china", "egypt"]})
+    await put_state(h, s)
+    targets = await h.autocomplete("risk", "fortify", options={"source": "alaska", "target": "gr"}, focused="target",
+                                   user=members[0])
+    assert [c["value"] for c in targets] == ["greenland"], "connected through Northwest Territory"
+    bonus = await h.autocomplete("risk", "trade", options={"bonus": ""}, focused="bonus", user=members[0])
+    assert bonus == [], "no card of the player names a territory of theirs"
+    every = await h.autocomplete("risk", "territory", options={"name": ""}, focused="name", user=members[2])
+    assert len(every) == 25 and all(len(c["name"]) <= 100 for c in every)
+    assert await h.autocomplete("wq", "attack", options={"source": ""}, focused="source", user=members[0]) == []
+
+
+@pytest.mark.rule("RISK-DIG-26")
+async def test_the_fortify_step_offers_an_end_turn_button(h: DispatchHarness) -> None:
+    members, base = await three_players(h)
+    me, them = base.players[0].id, base.players[1].id
+    s = await put_state(h, scenario(base, owner={"alaska": me, "kamchatka": them}))
+    stopped = await h.slash("risk", "endattack", user=members[0])
+    end = f"risk:endturn:{s.seq + 1}"
+    assert stopped.post.custom_ids() == [end]
+    refused(await h.button(end, user=members[1]), "not your turn")
+    ended = await h.button(end, user=members[0])
+    assert f"<@{them}>" in ended.said and (await state_of(h)).current == them

@@ -216,6 +216,10 @@ async def test_hand_draw_play_and_done(h: DispatchHarness) -> None:
     targets = await h.autocomplete("wq", "play", options={"card": "orcbane-2", "location": ""}, focused="location",
                                    user=ada)
     assert [c["value"] for c in targets] == ["4.2"]
+    bo = next(m for m in members if m is not ada)
+    assert await h.autocomplete("wq", "play", options={"card": ""}, focused="card", user=bo) == [], "not Bo's cards"
+    assert await h.autocomplete("wq", "play", options={"card": "orcbane-2", "location": ""}, focused="location",
+                                user=bo) == [], "a card Bo does not hold has no targets for Bo"
     refused(await h.slash("wq", "play", options={"card": "orcbane", "location": "6.6"}, user=ada),
             "Orcbane: 6.6 holds no orcs")
     refused(await h.slash("wq", "play", options={"card": "muster"}, user=ada), "That card is not in your hand")

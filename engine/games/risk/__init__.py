@@ -7,18 +7,19 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from engine.core.controls import Choice, Control
 from engine.core.models import Action, Decision, Event, GameState, Seat
 from engine.core.orders import missing
 from engine.core.ruleset import Policy
 from engine.core.spec import GameSpec
-from engine.games.risk import rules, setup, timeouts
+from engine.games.risk import legal, rules, setup, timeouts
 from engine.games.risk.actions import ACTION_ADAPTER
 from engine.games.risk.ai import POLICIES
 from engine.games.risk.events import EVENT_ADAPTER
 from engine.games.risk.mapdata import RiskMap, classic
 from engine.games.risk.position import check_position
 from engine.games.risk.state import NEUTRAL, Phase, RiskOptions, RiskState
-from engine.games.risk.text import narrate, prompt, summary, text_board
+from engine.games.risk.text import narrate, prompt, sequel, summary, text_board
 from engine.games.risk.view import view
 
 
@@ -58,6 +59,14 @@ class RiskRuleset:
         assert isinstance(state, RiskState)
         return pending(state)
 
+    def choices(self, state: GameState, player: int, field: str, **context: Any) -> list[Choice]:
+        assert isinstance(state, RiskState)
+        return legal.choices(state, self.board, player, field, context)
+
+    def controls(self, state: GameState, player: int, recent: Sequence[Event] = ()) -> list[Control]:
+        assert isinstance(state, RiskState)
+        return legal.controls(state, self.board, player, recent)
+
     def view(self, state: GameState, viewer: int | None) -> dict[str, Any]:
         assert isinstance(state, RiskState)
         return view(state, viewer)
@@ -85,6 +94,9 @@ class RiskRuleset:
     def narrate(self, event: Event, state: GameState, locale: str = "en") -> str | None:
         assert isinstance(state, RiskState)
         return narrate(event, state, self.board, locale)
+
+    def sequel(self, event: Event, previous: Event, state: GameState, locale: str = "en") -> str | None:
+        return sequel(event, previous, locale)
 
     def summary(self, player: int, events: Sequence[Event], state: GameState, locale: str = "en") -> str:
         assert isinstance(state, RiskState)

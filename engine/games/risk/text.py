@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.core.errors import RuleError
-from engine.core.i18n import NAMED, and_list, translate
+from engine.core.i18n import NAMED, Msg, and_list, msg, translate
 from engine.core.models import Decision, Event
 from engine.games.risk import events as E
 from engine.games.risk.mapdata import RiskMap, classic
@@ -91,10 +91,7 @@ def narrate(event: Event, s: RiskState, board: RiskMap | None = None, locale: st
             return translate(key, locale, player=s.name(event.player), source=t(event.source),
                              target=t(event.target), dice=event.dice, defender=s.name(event.defender))
         case E.Battle():
-            return translate(key, locale, player=s.name(event.player), source=t(event.source),
-                             target=t(event.target), attack=dice(event.attack_dice),
-                             defence=dice(event.defence_dice), a=event.attacker_losses, d=event.defender_losses,
-                             result=losses(event.attacker_losses, event.defender_losses))
+            return translate(key, locale, source=t(event.source), target=t(event.target), rolls=battle_rolls(event))
         case E.Conquered():
             return translate(key, locale, player=s.name(event.player), target=t(event.target),
                              previous=s.name(event.previous_owner))
@@ -145,6 +142,22 @@ def summary(player: int, events: Sequence[Event], s: RiskState, board: RiskMap |
         parts.append(translate("risk.summary.fortified", locale))
     what = and_list(parts, locale) if parts else translate("risk.summary.nothing", locale)
     return translate("summary.turn", locale, player=s.name(player), what=what)
+
+
+def battle_rolls(event: E.Battle) -> Msg:
+    """A battle round's dice and losses: its line after the front, and all that a next round on it adds."""
+    return msg("risk.event.battle.rolls", attack="-".join(map(str, event.attack_dice)),
+               defence="-".join(map(str, event.defence_dice)), a=event.attacker_losses, d=event.defender_losses,
+               result=losses(event.attacker_losses, event.defender_losses))
+
+
+def sequel(event: Event, previous: Event, locale: str = "en") -> str | None:
+    """Another battle round on the front of the line before carries that line on (RISK-DIG-55)."""
+    if (isinstance(event, E.Battle) and isinstance(previous, E.Battle)
+            and (event.source, event.target) == (previous.source, previous.target)):
+        more = battle_rolls(event)
+        return translate(more.key, locale, **more.params)
+    return None
 
 
 def losses(attacker: int, defender: int) -> str:

@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from engine.core.controls import Choice, Control
 from engine.core.i18n import msg
 from engine.core.models import Action, Decision, Event, GameState, Seat
 from engine.core.ruleset import Policy
@@ -16,10 +17,9 @@ from engine.games.wizards_quest.actions import ACTION_ADAPTER
 from engine.games.wizards_quest.ai import POLICIES
 from engine.games.wizards_quest.data import WQData, standard
 from engine.games.wizards_quest.events import EVENT_ADAPTER
-from engine.games.wizards_quest.legal import legal_targets
 from engine.games.wizards_quest.position import check_position
 from engine.games.wizards_quest.state import Phase, WQOptions, WQState
-from engine.games.wizards_quest.text import narrate, prompt, summary, text_board
+from engine.games.wizards_quest.text import narrate, prompt, sequel, summary, text_board
 from engine.games.wizards_quest.view import view
 
 
@@ -97,6 +97,10 @@ class WizardsQuestRuleset:
         assert isinstance(state, WQState)
         return narrate(event, state, self.data, locale)
 
+    def sequel(self, event: Event, previous: Event, state: GameState, locale: str = "en") -> str | None:
+        assert isinstance(state, WQState)
+        return sequel(event, previous, state, locale)
+
     def summary(self, player: int, events: Sequence[Event], state: GameState, locale: str = "en") -> str:
         assert isinstance(state, WQState)
         return summary(player, events, state, self.data, locale)
@@ -113,10 +117,17 @@ class WizardsQuestRuleset:
         assert isinstance(state, WQState)
         return timeouts.timeout_action(state, self.data, player)
 
-    def legal_targets(self, state: GameState, player: int, field: legal.Field, **context: Any) -> list[str]:
-        """Location ids `player` may name in `field` (for autocomplete); see legal.legal_targets."""
+    def choices(self, state: GameState, player: int, field: str, **context: Any) -> list[Choice]:
         assert isinstance(state, WQState)
-        return legal_targets(state, self.data, player, field, **context)
+        return legal.choices(state, self.data, player, field, context)
+
+    def controls(self, state: GameState, player: int, recent: Sequence[Event] = ()) -> list[Control]:
+        """Every decision belongs to the seat whose turn it is; `recent` changes nothing here."""
+        assert isinstance(state, WQState)
+        decisions = pending(state)
+        if not decisions or decisions[0].player != player:
+            return []
+        return legal.controls(state, self.data, player, decisions[0].kind)
 
 
 def pending(s: WQState) -> list[Decision]:

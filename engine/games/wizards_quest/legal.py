@@ -1,18 +1,26 @@
-"""Legal choices for a decision: what autocomplete offers, what the AI and the timeouts pick from.
+"""Legal choices for a decision: what autocomplete offers, what the AI and the timeouts pick from, and the buttons
+a decision shows.
 
-Every list is worked out with the same checks `apply` uses, so an offered choice is never refused.
+Every list is worked out with the same checks `apply` uses, so an offered choice is never refused. For `choices`
+a field is named `<action type>.<field>` (`attack.target`); its values are those the rules accept there for that
+player, the rest of the action being legal (whose turn it is and the step are `apply`'s to refuse). Other fields
+already typed come as context, in the player's own spelling.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from contextlib import suppress
-from typing import Literal
+from typing import Any, Literal
 
+from engine.core.controls import Choice, Control, Style
 from engine.core.errors import RuleError
+from engine.core.i18n import Msg, msg
 from engine.games.wizards_quest import board as B
 from engine.games.wizards_quest import checks as C
 from engine.games.wizards_quest.data import WQData
+from engine.games.wizards_quest.names import label, matches
 from engine.games.wizards_quest.state import Attack, Beast, Leader, WQState
 
 Field = Literal["castle", "claim", "hide", "place", "buy", "attack_source", "attack_target", "free_source",
@@ -114,3 +122,137 @@ def legal_targets(s: WQState, d: WQData, pid: int, field: Field, *, source: str 
     if field == "march_target":
         return [x for x in own if x != source and source is not None and x in B.connected_own(s, d, pid, source)]
     return list(d.map.territories)
+
+
+SAFE_ROLL = 3
+"""The "roll until done" button that keeps a reserve stops once the attacking force drops below this many."""
+TREASURE_VALUE = re.compile(r"(\d+):(crown|chest|ring|decoy)")
+"""A treasure as a `hide.treasure` choice names it: `owner:kind`."""
+LOCATION_FIELDS: dict[str, Field] = {
+    "castle.castle": "castle", "claim.territory": "claim", "hide.territory": "hide", "place.location": "place",
+    "buy.location": "buy", "attack.source": "attack_source", "attack.target": "attack_target",
+    "free.source": "free_source", "aid.source": "aid_source", "play.location": "card_target",
+    "play.to": "march_target", "mage.territory": "mage",
+}
+"""Each action field that names a location, and the list of `legal_targets` that answers it."""
+
+
+def located(d: WQData, text: object) -> str | None:
+    """The location a typed option means, if it means exactly one."""
+    if not isinstance(text, str) or not text:
+        return None
+    found = matches(text, d)
+    return found[0] if len(found) == 1 else None
+
+
+def treasure(value: object) -> tuple[int, str] | None:
+    """(owner, kind) of a `hide.treasure` value."""
+    match = TREASURE_VALUE.fullmatch(value.strip()) if isinstance(value, str) else None
+    return (int(match[1]), match[2]) if match else None
+
+
+def card_label(d: WQData, card: str) -> Msg:
+    """A card as players read it: name, effect, and whether it carries a Boat Privilege."""
+    kind = d.deck.card(card)
+    return msg("wq.card.line", name=kind.name, effect=msg(f"wq.card.{kind.code}"),
+               boat=msg("wq.card.boat") if d.deck.has_boat(card) else "")
+
+
+def hiding(s: WQState, pid: int) -> list[Choice]:
+    """The treasures `pid` still has to hide (WQ-SET-7); the value is `owner:kind`."""
+    return [Choice(f"{t.owner}:{t.kind}", msg("wq.text.treasure", owner=s.name(t.owner),
+                                               kind=msg(f"wq.treasure.{t.kind}")))
+            for t in s.treasures if t.hider == pid and t.location is None]
+
+
+def _context(s: WQState, d: WQData, pid: int, field: str, context: dict[str, Any]) -> dict[str, Any] | None:
+    """`legal_targets`' arguments from the typed context; None when what it needs is missing or unknown."""
+    leader = context.get("leader") if context.get("leader") in ("hero", "sorcerer") else None
+    boat = context.get("boat") is True
+    if field == "hide.territory":
+        chosen = treasure(context.get("treasure"))
+        return {"owner": chosen[0] if chosen else None}
+    if field == "attack.source":
+        return {"boat": boat, "leader": leader}
+    if field == "attack.target":
+        source = located(d, context.get("source"))
+        return None if source is None else {"source": source, "boat": boat, "leader": leader}
+    if field == "free.source":
+        beast = context.get("beast") if context.get("beast") in ("dragon", "mage") else None
+        return {"beast": beast, "boat": boat}
+    if field == "play.location":
+        card = context.get("card")
+        return {"card": card} if card in s.hands.get(pid, []) else None  # a card is offered only to its holder
+    if field == "play.to":
+        source = located(d, context.get("location"))
+        return None if source is None else {"source": source}
+    return {}
+
+
+def choices(s: WQState, d: WQData, pid: int, field: str, context: dict[str, Any]) -> list[Choice]:
+    """The values `pid` may give in `field`."""
+    if field in LOCATION_FIELDS:
+        given = _context(s, d, pid, field, context)
+        if given is None:
+            return []
+        return [Choice(x, msg("choice.name", name=label(x, d)))
+                for x in legal_targets(s, d, pid, LOCATION_FIELDS[field], **given)]
+    if field == "play.card":
+        return [Choice(c, card_label(d, c)) for c in s.hands.get(pid, [])]
+    if field == "hide.treasure":
+        return hiding(s, pid)
+    raise KeyError(f"Wizard's Quest has no field {field!r}")
+
+
+def aid_options(s: WQState, d: WQData, pid: int) -> tuple[Control, ...]:
+    """Aid from each neighbouring location with every man that may go (WQ-AID-1)."""
+    spare = {x: min(s.men.get(x, 0), s.pieces(x) - 1) for x in aid_sources(s, d, pid)}
+    return tuple(Control({"type": "aid", "source": x, "count": n}, msg("wq.aid.option", loc=label(x, d), n=n))
+                 for x, n in spare.items() if n > 0)
+
+
+def controls(s: WQState, d: WQData, pid: int, kind: str) -> list[Control]:
+    """The buttons of `pid`'s pending decision of `kind` (WQ-DIG-3): the petition step, the attack's battles,
+    capture, the beasts' outcomes, the end of the turn, and the aid menu."""
+    found: list[Control] = []
+
+    def button(action: dict[str, Any], key: str, style: Style = "secondary", **params: Any) -> None:
+        found.append(Control(action, msg(f"wq.button.{key}", **params), style))
+
+    a = s.attack
+    if kind == "petition":
+        if not s.turn.drawn and (s.deck or s.discard):
+            button({"type": "draw"}, "draw", "primary")
+        button({"type": "done"}, "done")
+    elif kind == "battle" and a is not None:
+        button({"type": "roll"}, "roll", "primary")
+        button({"type": "roll", "times": 3}, "roll3")
+        button({"type": "roll", "times": 0}, "rollall", "danger")
+        if a.kind == "campaign":
+            button({"type": "roll", "times": 0, "until_below": SAFE_ROLL}, "rollsafe", n=SAFE_ROLL - 1)
+        if a.battles == 0:
+            button({"type": "cancel"}, "cancel")
+        else:
+            button({"type": "stop"}, "stop")
+    elif kind == "capture" and a is not None:
+        most = s.pieces(a.source) - 1
+        if most >= 1:
+            button({"type": "capture", "count": 1}, "capture", "primary", n=1)
+        if most > 1:
+            button({"type": "capture", "count": most}, "capture", "primary", n=most)
+        if most >= 1 and s.leader_at(a.source) is not None:
+            button({"type": "capture", "count": most, "leader": True}, "capture_leader", n=most)
+        if a.empty_start:
+            button({"type": "cancel"}, "cancel")
+    elif kind == "region":
+        for r in d.map.regions:
+            button({"type": "region", "region": r.id}, "region", r=r.id, name=r.name)
+    elif kind == "ring":
+        button({"type": "mage"}, "ring_decline")
+    elif kind == "attack":
+        button({"type": "end"}, "end")
+    if a is not None and a.kind == "campaign" and kind in ("battle", "capture") and (a.empty_start or kind == "battle"):
+        options = aid_options(s, d, pid)
+        if options:
+            found.append(Control({"type": "aid"}, msg("wq.aid.placeholder"), options=options))
+    return found

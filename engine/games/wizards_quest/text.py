@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.core.i18n import NAMED, and_list, inert, msg, translate
+from engine.core.i18n import NAMED, Msg, and_list, inert, msg, translate
 from engine.core.models import Decision, Event
 from engine.games.wizards_quest import board as B
 from engine.games.wizards_quest import events as E
@@ -30,6 +30,22 @@ def _dice(faces: list[int]) -> str:
 def by_boat(event: E.AttackDeclared, d: WQData) -> bool:
     """The attack crosses water on a Boat Privilege (WQ-BOAT-3) rather than by a land, bridge or tunnel link."""
     return B.crossing(d, event.source, event.target, event.boat) == "water"
+
+
+def battle_rolls(event: E.Battle, s: WQState) -> Msg:
+    """A battle's die and outcome: its line after the battle's number, and all that a next battle of the same
+    attack adds to it."""
+    return msg("wq.event.battle.won" if event.attacker_won else "wq.event.battle.lost", roll=event.roll, d=event.d,
+               player=s.name(event.player), left=event.attacker_left, them=event.defender_left)
+
+
+def sequel(event: Event, previous: Event, s: WQState, locale: str = "en") -> str | None:
+    """Another battle of the attack on the line before carries that line on."""
+    if (isinstance(event, E.Battle) and isinstance(previous, E.Battle)
+            and (event.source, event.target) == (previous.source, previous.target)):
+        more = battle_rolls(event, s)
+        return translate(more.key, locale, **more.params)
+    return None
 
 
 def narrate(event: Event, s: WQState, d: WQData, locale: str = "en") -> str | None:
@@ -145,8 +161,7 @@ def narrate(event: Event, s: WQState, d: WQData, locale: str = "en") -> str | No
             return tr("", player=s.name(event.player), source=at(event.source), target=at(event.target),
                       n=event.count)
         case E.Battle():
-            return tr(".won" if event.attacker_won else ".lost", n=event.number, roll=event.roll, d=event.d,
-                      player=s.name(event.player), left=event.attacker_left, them=event.defender_left)
+            return tr("", n=event.number, rolls=battle_rolls(event, s))
         case E.AttackEnded():
             return tr("." + event.reason, player=s.name(event.player))
         case E.Captured():

@@ -192,13 +192,13 @@ def test_a_boat_must_cross_water_even_to_an_adjacent_target() -> None:
 @pytest.mark.rule("WQ-VAL-24", "WQ-BOAT-3")
 def test_legal_lists_offer_a_boat_only_across_water() -> None:
     s = position(2, owner={"1.4": P1, "1.5": P2}, men={"1.4": 4}, hero={P1: "1.4"}, boats={P1: ["levy-1"]})
-    assert "1.5" in RULESET.legal_targets(s, P1, "attack_target", source="1.4")
-    by_boat = RULESET.legal_targets(s, P1, "attack_target", source="1.4", boat=True)
+    assert "1.5" in [c.value for c in RULESET.choices(s, P1, "attack.target", source="1.4")]
+    by_boat = [c.value for c in RULESET.choices(s, P1, "attack.target", source="1.4", boat=True)]
     assert by_boat and "1.5" not in by_boat and all(DATA.map.shared_water("1.4", t) for t in by_boat)
     for lair in ("1.4", "1.5"):  # the Dragon at home, then next door by land
         dragon = replace(s, dragon=lair)
-        assert "1.4" in RULESET.legal_targets(dragon, P1, "free_source", beast="dragon")
-        assert "1.4" not in RULESET.legal_targets(dragon, P1, "free_source", beast="dragon", boat=True)
+        assert "1.4" in [c.value for c in RULESET.choices(dragon, P1, "free.source", beast="dragon")]
+        assert "1.4" not in [c.value for c in RULESET.choices(dragon, P1, "free.source", beast="dragon", boat=True)]
         assert all(a.link == "water" for a in campaigns(dragon, DATA, P1, True) + free_attacks(dragon, DATA, P1, True))
 
 

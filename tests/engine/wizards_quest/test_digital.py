@@ -48,11 +48,11 @@ def test_commands_names_and_legal_targets() -> None:
         resolve("7.1")
     assert info.value.code == "WQ_VAL_4"
     s = position(2, owner={"1.1": P1, "1.4": P1, "1.2": P2}, men={"1.1": 4}, orcs={"C1": 2}, mage="3.3")
-    assert RULESET.legal_targets(s, P1, "attack_target", source="1.1") == ["1.2", "C1"]
-    assert RULESET.legal_targets(s, P1, "attack_target", source="1.4") == ["1.5", "C1"], "3.1 is protected"
-    assert RULESET.legal_targets(s, P1, "attack_source") == ["1.1", "1.4", "6.6"], "6.6 is the home"
+    assert [c.value for c in RULESET.choices(s, P1, "attack.target", source="1.1")] == ["1.2", "C1"]
+    assert [c.value for c in RULESET.choices(s, P1, "attack.target", source="1.4")] == ["1.5", "C1"], "3.1 is protected"
+    assert [c.value for c in RULESET.choices(s, P1, "attack.source")] == ["1.1", "1.4", "6.6"], "6.6 is the home"
     s, _ = play(s, ("attack", P1, {"source": "1.1", "target": "1.2"}))
-    assert RULESET.legal_targets(s, P1, "aid_source") == ["1.4"]
+    assert [c.value for c in RULESET.choices(s, P1, "aid.source")] == ["1.4"]
 
 
 @pytest.mark.rule("WQ-DIG-5")
