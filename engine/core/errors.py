@@ -43,10 +43,19 @@ class FormatError(ValueError):
         return cls(*first_problem(err))
 
 
+_WORDING = {
+    "unexpected_keyword_argument": "Extra inputs are not permitted",
+    "dataclass_type": "Input should be a valid dictionary or instance of {class_name}",
+}
+"""Pydantic words these two problems of a dataclass otherwise than of a model: the formats keep one wording."""
+
+
 def first_problem(err: ValidationError) -> tuple[str, str]:
     """Where (a dotted field path, "" for the whole input) and what pydantic found wrong first."""
     problem = err.errors(include_url=False)[0]
-    return ".".join(str(p) for p in problem["loc"]), problem["msg"]
+    wording = _WORDING.get(problem["type"])
+    message = problem["msg"] if wording is None else wording.format(**problem.get("ctx", {}))
+    return ".".join(str(p) for p in problem["loc"]), message
 
 
 def player_count(low: int, high: int) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engine.core.errors import RuleError
+from engine.core.errors import RuleError, first_problem
 from engine.core.i18n import mention, translate
 from engine.core.models import Action
 from engine.core.play import ai_random
@@ -70,7 +70,7 @@ class Play(Posts):
             try:
                 action = ruleset.parse_action({**data, "player": user_id})
             except ValidationError as err:
-                raise RuleError("E_BAD_ACTION", problem=err.errors()[0]["msg"]) from err
+                raise RuleError("E_BAD_ACTION", problem=first_problem(err)[1]) from err
             new_state, events = ruleset.apply(state, action)
             outcome = Outcome(game=game, ruleset=ruleset, state=state)
             await self._save(outcome, action, new_state, events, interaction_id, ai=False)

@@ -24,7 +24,7 @@ def test_both_games_start_turns_with_the_core_kind() -> None:
     for event in (risk, wq):
         assert isinstance(event, TurnStarted) and event.type == TURN_STARTED == TURN_EVENT
     assert json_text(risk) == ('{"type":"turn_started","private_to":null,"player":1,"turn":2,"base":3,'
-                                      '"continents":[],"total":3}')
+                             '"continents":[],"total":3}')
     assert json_text(wq) == '{"type":"turn_started","private_to":null,"player":1,"round":4}'
 
 
