@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import replace
 from typing import Any
 
 from engine.core.errors import RuleError
 from engine.core.i18n import msg
-from engine.core.models import Event
+from engine.core.models import Event, copier
 from engine.core.orders import Orders, complete, draft, lock, reveal, submit, withdraw
 from engine.core.players import next_seat, with_status
 from engine.core.rng import Rng
@@ -44,10 +43,15 @@ _COPIES: dict[str, Callable[[Any], Any]] = {
 """The containers an action seldom changes: `_Apply.own` copies them on first write only."""
 
 
+_copy = copier(RiskState)
+
+
 def clone(s: RiskState) -> RiskState:
     """A copy to work on: `owner` and `armies` (changed by nearly every action) are copied at once;
     the other containers and sub-models stay shared with `s` until `_Apply.own` copies them."""
-    return replace(s, owner=s.owner.copy(), armies=s.armies.copy())
+    n = _copy(s)
+    n.owner, n.armies = s.owner.copy(), s.armies.copy()
+    return n
 
 
 def _game_over(s: RiskState) -> RuleError | None:

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from engine.core.errors import RuleError
 from engine.core.i18n import msg
-from engine.core.models import Event
+from engine.core.models import Event, copier
 from engine.core.players import next_seat, seat_cycle, with_status
 from engine.core.rng import Rng, roll_off
 from engine.core.turns import Gate, Seating
@@ -55,16 +55,20 @@ GATE: Gate[Phase] = Gate(STEP_ACTIONS, _wrong_step, {"play": "WQ_VAL_11_STEP"})
 """WQ-VAL-2: the step's own commands; a pending forced decision narrows them further (TODO_ACTIONS)."""
 
 
+_copy = copier(WQState)
+
+
 def clone(s: WQState) -> WQState:
     """A copy whose containers may be changed without touching `s`; the nested models are frozen."""
-    return replace(
-        s, players=list(s.players), order=list(s.order), owner=dict(s.owner), men=dict(s.men), orcs=dict(s.orcs),
-        hero=dict(s.hero), sorcerer=dict(s.sorcerer), treasures=list(s.treasures),
-        retrieved={k: list(v) for k, v in s.retrieved.items()}, setup_left=dict(s.setup_left), deck=list(s.deck),
-        discard=list(s.discard), hands={k: list(v) for k, v in s.hands.items()},
-        boats={k: list(v) for k, v in s.boats.items()}, todo=list(s.todo),
-        winners=None if s.winners is None else list(s.winners),
-    )
+    n = _copy(s)
+    n.players, n.order, n.treasures, n.todo = list(s.players), list(s.order), list(s.treasures), list(s.todo)
+    n.owner, n.men, n.orcs, n.setup_left = dict(s.owner), dict(s.men), dict(s.orcs), dict(s.setup_left)
+    n.hero, n.sorcerer, n.deck, n.discard = dict(s.hero), dict(s.sorcerer), list(s.deck), list(s.discard)
+    n.retrieved = {k: list(v) for k, v in s.retrieved.items()}
+    n.hands = {k: list(v) for k, v in s.hands.items()}
+    n.boats = {k: list(v) for k, v in s.boats.items()}
+    n.winners = None if s.winners is None else list(s.winners)
+    return n
 
 
 class Apply:

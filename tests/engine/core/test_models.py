@@ -1,4 +1,4 @@
-"""The core's JSON edge: from_json, to_json, json_text."""
+"""The core's JSON edge (from_json, to_json, json_text) and the state copier the rules use at every action."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 from engine.core.errors import first_problem
-from engine.core.models import Seat, from_json, json_text, to_json
+from engine.core.models import Seat, copier, from_json, json_text, to_json
 from engine.games.risk import RULESET as RISK
 from engine.games.risk import actions as A
 from engine.games.risk.state import Interrupt, Phase, RiskOptions, RiskState
@@ -19,6 +19,15 @@ def started() -> RiskState:
     state, _ = RISK.new_game(seats, RiskOptions(), 5)
     assert isinstance(state, RiskState)
     return state
+
+
+def test_a_copy_is_equal_and_shallow() -> None:
+    s = started()
+    n = copier(RiskState)(s)
+    assert n == s and n is not s
+    assert n.owner is s.owner and n.players is s.players, "a shallow copy: the rules copy what they change"
+    n.turn = 7
+    assert s.turn == 0
 
 
 def test_json_keeps_the_declaration_order_and_round_trips() -> None:
