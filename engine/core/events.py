@@ -14,13 +14,13 @@ TURN_STARTED = "turn_started"
 ROUND_STARTED = "round_started"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class BoardChanged(Event):
     """Base of the events after which the board is drawn again: a turn begins, a place changes hands, the setup
     or the game ends (RISK-DIG-39)."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class TurnStarted(BoardChanged):
     """`player`'s turn begins; a game adds what the turn starts with (its number, reinforcements …)."""
 
@@ -28,7 +28,7 @@ class TurnStarted(BoardChanged):
     player: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class RoundStarted(Event):
     """A round begins: the automated phases of a game with rounds (orcs, dragon …) come before its first turn."""
 
@@ -36,7 +36,7 @@ class RoundStarted(Event):
     round: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class PlayerLeft(Event):
     """A seat resigned, or the host removed it (`removed_by`): what the `leave` hook of a game emits."""
 

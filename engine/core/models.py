@@ -110,15 +110,20 @@ class Action:
     player: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Event:
-    """Something that happened. `private_to` marks an event only that seat may see."""
+    """Something that happened. `private_to` marks an event only that seat may see.
+
+    Events and decisions are not frozen, unlike actions: every `apply` and `pending` builds them afresh and no
+    state holds them, and a frozen dataclass's `__init__` costs 2.5 times as much (1.0 µs against 0.4 µs for a
+    seven-field event), a seventh of a random Risk game.
+    """
 
     type: str
     private_to: int | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Decision:
     """Who must decide what next: drives pings, buttons, autocomplete, AI seats and deadlines."""
 

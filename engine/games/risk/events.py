@@ -12,27 +12,27 @@ from engine.core.events import TurnStarted as CoreTurnStarted
 from engine.core.models import Event
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class FirstPlayerRolled(Event):
     type: Literal["first_player_rolled"] = "first_player_rolled"
     rounds: list[dict[int, int]]
     first_player: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class TerritoriesDealt(Event):
     type: Literal["territories_dealt"] = "territories_dealt"
     counts: dict[int, int]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class MissionDealt(Event):
     type: Literal["mission_dealt"] = "mission_dealt"
     mission: str
     replaced: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class MissionChanged(Event):
     type: Literal["mission_changed"] = "mission_changed"
     mission: str
@@ -40,14 +40,14 @@ class MissionChanged(Event):
     reason: Literal["target_eliminated_by_other", "target_left"]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Claimed(Event):
     type: Literal["claimed"] = "claimed"
     player: int
     territory: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Placed(Event):
     type: Literal["placed"] = "placed"
     player: int
@@ -55,7 +55,7 @@ class Placed(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Planned(Event):
     """Private: armies added to a secret simultaneous-setup plan."""
 
@@ -64,24 +64,24 @@ class Planned(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class PlanSubmitted(Event):
     type: Literal["plan_submitted"] = "plan_submitted"
     player: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class PlansRevealed(Event):
     type: Literal["plans_revealed"] = "plans_revealed"
     plans: dict[int, dict[str, int]]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class SetupFinished(BoardChanged):
     type: Literal["setup_finished"] = "setup_finished"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class TurnStarted(CoreTurnStarted):
     turn: int
     base: int
@@ -89,7 +89,7 @@ class TurnStarted(CoreTurnStarted):
     total: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class CardsTraded(Event):
     type: Literal["cards_traded"] = "cards_traded"
     player: int
@@ -99,7 +99,7 @@ class CardsTraded(Event):
     bonus_territory: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class AttackDeclared(Event):
     type: Literal["attack_declared"] = "attack_declared"
     player: int
@@ -109,7 +109,7 @@ class AttackDeclared(Event):
     defender: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Battle(Event):
     type: Literal["battle"] = "battle"
     player: int
@@ -122,7 +122,7 @@ class Battle(Event):
     defender_losses: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Conquered(BoardChanged):
     type: Literal["conquered"] = "conquered"
     player: int
@@ -131,7 +131,7 @@ class Conquered(BoardChanged):
     previous_owner: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Moved(Event):
     type: Literal["moved"] = "moved"
     player: int
@@ -141,7 +141,7 @@ class Moved(Event):
     kind: Literal["occupy", "fortify"]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Eliminated(Event):
     type: Literal["eliminated"] = "eliminated"
     player: int
@@ -150,20 +150,20 @@ class Eliminated(Event):
     """Cards that passed to `by`: none when the elimination won the game (RISK-ELIM-2)."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class CardDrawn(Event):
     type: Literal["card_drawn"] = "card_drawn"
     player: int
     hand_size: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class DeckReshuffled(Event):
     type: Literal["deck_reshuffled"] = "deck_reshuffled"
     cards: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class GameWon(BoardChanged):
     type: Literal["game_won"] = "game_won"
     player: int

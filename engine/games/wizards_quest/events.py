@@ -14,7 +14,7 @@ from engine.core.models import Event
 from engine.games.wizards_quest.state import Beast, Leader, TreasureKind
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class OrderRolled(Event):
     """A die-off: the setup leader (WQ-SET-2) or a round's turn order (WQ-ORD-1)."""
 
@@ -24,7 +24,7 @@ class OrderRolled(Event):
     order: list[int]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class CastleChosen(Event):
     type: Literal["castle_chosen"] = "castle_chosen"
     player: int
@@ -32,7 +32,7 @@ class CastleChosen(Event):
     men: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class OrcsPlaced(Event):
     """Setup orcs: unpicked castles (WQ-SET-3) or rolled territories with their dice (WQ-SET-4)."""
 
@@ -42,14 +42,14 @@ class OrcsPlaced(Event):
     rolls: list[list[int]] = field(default_factory=list)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Claimed(Event):
     type: Literal["claimed"] = "claimed"
     player: int
     territory: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class TreasureHidden(Event):
     """`kind` is None in the public event under the decoy variant; the hider gets a private copy."""
 
@@ -60,14 +60,14 @@ class TreasureHidden(Event):
     kind: TreasureKind | None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Placed(Event):
     type: Literal["placed"] = "placed"
     player: int
     placements: dict[str, int]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class LeaderBought(Event):
     type: Literal["leader_bought"] = "leader_bought"
     player: int
@@ -76,12 +76,12 @@ class LeaderBought(Event):
     cost: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class SetupFinished(BoardChanged):
     type: Literal["setup_finished"] = "setup_finished"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class OrcGrowth(Event):
     """One growth roll (WQ-ORC-2): `before`/`after` orcs, or `holder` when a player holds it."""
 
@@ -93,7 +93,7 @@ class OrcGrowth(Event):
     holder: int | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Frenzy(Event):
     """One frenzied stack's attack (WQ-ORC-3 … ORC-6), every battle die included."""
 
@@ -109,7 +109,7 @@ class Frenzy(Event):
     moved: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class DragonLanded(Event):
     """The Dragon arrives and devours (WQ-DRG-1 … DRG-5); `devour` is None when no die is rolled."""
 
@@ -124,7 +124,7 @@ class DragonLanded(Event):
     protected: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class MageMoved(Event):
     """The Great Mage arrives and prospers (WQ-MAGE-1 … MAGE-3); `region` is now protected."""
 
@@ -138,19 +138,19 @@ class MageMoved(Event):
     region: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class TurnStarted(CoreTurnStarted):
     round: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class CardDrawn(Event):
     type: Literal["card_drawn"] = "card_drawn"
     player: int
     hand_size: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class CardReceived(Event):
     """Private: the card drawn into the hand."""
 
@@ -158,13 +158,13 @@ class CardReceived(Event):
     card: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class DeckReshuffled(Event):
     type: Literal["deck_reshuffled"] = "deck_reshuffled"
     cards: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class CardPlayed(Event):
     """A card revealed and resolved (WQ-PET-2/3); `to_boat` when it goes to the boat area (WQ-BOAT-1)."""
 
@@ -176,7 +176,7 @@ class CardPlayed(Event):
     fizzled: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class PoolChanged(Event):
     """Men, pieces or campaigns a card or the Crown adds (WQ-CARD-1 … CARD-5, WQ-TRS-4)."""
 
@@ -187,7 +187,7 @@ class PoolChanged(Event):
     campaigns: int = 0
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class OrcsRemoved(Event):
     """Orcbane (WQ-CARD-6)."""
 
@@ -197,7 +197,7 @@ class OrcsRemoved(Event):
     removed: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class OrcUprising(Event):
     """Orc Uprising (WQ-CARD-12): the region die and each location's new orc count."""
 
@@ -206,7 +206,7 @@ class OrcUprising(Event):
     changes: dict[str, int]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Plague(Event):
     """Plague (WQ-CARD-13)."""
 
@@ -217,7 +217,7 @@ class Plague(Event):
     removed: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class EffectSet(Event):
     """Famine, Wizard's Truce or Blessed Arms takes effect (WQ-CARD-11, CARD-14, CARD-16)."""
 
@@ -226,7 +226,7 @@ class EffectSet(Event):
     effect: Literal["famine", "truce", "blessed_arms"]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Marched(Event):
     """Forced March (WQ-CARD-9)."""
 
@@ -238,7 +238,7 @@ class Marched(Event):
     leader: Leader | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Reinforcements(Event):
     """The pool at the start of the reinforcement step (WQ-REI-1/2)."""
 
@@ -251,7 +251,7 @@ class Reinforcements(Event):
     famine: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class AttackDeclared(Event):
     type: Literal["attack_declared"] = "attack_declared"
     player: int
@@ -263,7 +263,7 @@ class AttackDeclared(Event):
     boat: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class LeaderMoved(Event):
     """The leader move at the start of a campaign (WQ-ATK-5); `swapped` when the other leader went back."""
 
@@ -275,7 +275,7 @@ class LeaderMoved(Event):
     swapped: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Aided(Event):
     type: Literal["aided"] = "aided"
     player: int
@@ -284,7 +284,7 @@ class Aided(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Battle(Event):
     """One battle (WQ-CMB-1 … CMB-5): the attacker's die against the defender range D."""
 
@@ -302,7 +302,7 @@ class Battle(Event):
     defender_left: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class AttackEnded(Event):
     type: Literal["attack_ended"] = "attack_ended"
     player: int
@@ -310,7 +310,7 @@ class AttackEnded(Event):
     campaign_used: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Captured(Event):
     type: Literal["captured"] = "captured"
     player: int
@@ -320,7 +320,7 @@ class Captured(Event):
     leader: Leader | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class BeastBeaten(Event):
     """The Dragon or Mage lost its last wound (WQ-BEAST-3 … BEAST-5)."""
 
@@ -332,7 +332,7 @@ class BeastBeaten(Event):
     reward: int = 0
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class TreasureRetrieved(Event):
     type: Literal["treasure_retrieved"] = "treasure_retrieved"
     player: int
@@ -341,26 +341,26 @@ class TreasureRetrieved(Event):
     total: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Eliminated(Event):
     type: Literal["eliminated"] = "eliminated"
     player: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class PlayerLeft(CorePlayerLeft):
     """A player resigned, or the host removed them (`removed_by`); `rebels` are the pieces left behind."""
 
     rebels: dict[str, int] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class TurnEnded(Event):
     type: Literal["turn_ended"] = "turn_ended"
     player: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class GameOver(BoardChanged):
     type: Literal["game_over"] = "game_over"
     winners: list[int]
