@@ -40,7 +40,7 @@ def reachable(d: WQData, source: str, boat: bool) -> list[str]:
     ones (a boat always crosses water, WQ-BOAT-3)."""
     if not boat:
         return list(d.map.neighbours[source])
-    return [x for x in d.map.ids if x != source and d.map.shared_water(source, x)]
+    return list(d.map.across_water[source])
 
 
 def campaign_targets(s: WQState, d: WQData, pid: int, source: str, boat: bool = False,
@@ -49,20 +49,33 @@ def campaign_targets(s: WQState, d: WQData, pid: int, source: str, boat: bool = 
 
 
 def campaigns(s: WQState, d: WQData, pid: int, boat: bool = False) -> list[Attack]:
-    """Every legal campaign without a leader move, in location order."""
+    """Every legal campaign without a leader move, in location order.
+
+    The AI asks at every step of its turn, so the pairs that the first checks refuse are not tried one by one:
+    no pair passes a closed attack gate (checks 18 to 20), and none aims at the player's own location (check 22).
+    """
     result: list[Attack] = []
+    if not _ok(lambda: C.attack_gate(s, True)):
+        return result
+    owner = s.owner
     for source in d.map.ids:
-        if s.owner.get(source) != pid:
+        if owner.get(source) != pid:
             continue
         for target in reachable(d, source, boat):
-            with suppress(RuleError):
-                result.append(C.campaign(s, d, pid, source, target, None, boat))
+            if owner.get(target) != pid:
+                with suppress(RuleError):
+                    result.append(C.campaign(s, d, pid, source, target, None, boat))
     return result
 
 
 def free_attacks(s: WQState, d: WQData, pid: int, boat: bool = False) -> list[Attack]:
+    """Every legal free attack, the Dragon's first; a closed attack gate or an absent beast refuses them all."""
     result: list[Attack] = []
+    if not _ok(lambda: C.attack_gate(s, False)):
+        return result
     for beast in ("dragon", "mage"):
+        if (s.dragon if beast == "dragon" else s.mage) is None:
+            continue
         for source in d.map.ids:
             if s.owner.get(source) == pid:
                 with suppress(RuleError):
@@ -71,7 +84,10 @@ def free_attacks(s: WQState, d: WQData, pid: int, boat: bool = False) -> list[At
 
 
 def aid_sources(s: WQState, d: WQData, pid: int) -> list[str]:
-    return [x for x in d.map.ids if _ok(lambda x=x: C.aid(s, d, pid, x, 1))] if s.attack else []
+    """Where aid may come from: the player's own locations that pass the aid checks (none in a free attack)."""
+    if s.attack is None or s.attack.kind == "free":
+        return []
+    return [x for x in d.map.ids if s.owner.get(x) == pid and _ok(lambda x=x: C.aid(s, d, pid, x, 1))]
 
 
 def hide_targets(s: WQState, d: WQData, owner: int) -> list[str]:
