@@ -132,9 +132,21 @@ class WQMap(BaseModel):
     def water_name(self) -> dict[str, str]:
         return {w.id: w.name for w in self.water}
 
-    def shared_water(self, a: str, b: str) -> list[str]:
+    @cached_property
+    def water_pairs(self) -> dict[tuple[str, str], tuple[str, ...]]:
+        """The bodies of water each pair of locations borders, for the pairs that share any."""
+        table = {(a, b): tuple(w.id for w in self.water if a in w.borders and b in w.borders)
+                 for a in self.ids for b in self.ids}
+        return {pair: waters for pair, waters in table.items() if waters}
+
+    @cached_property
+    def across_water(self) -> dict[str, tuple[str, ...]]:
+        """The other locations each location shares a body of water with, in location order (a boat's reach)."""
+        return {a: tuple(b for b in self.ids if b != a and (a, b) in self.water_pairs) for a in self.ids}
+
+    def shared_water(self, a: str, b: str) -> tuple[str, ...]:
         """Bodies of water both locations border (water-adjacency, WQ-DEF-5), in data order."""
-        return [w.id for w in self.water if w.id in self.waters_of[a] and w.id in self.waters_of[b]]
+        return self.water_pairs.get((a, b), ())
 
     def territory(self, region: int, face: int) -> str:
         """The territory picked by a region die and a territory die (WQ-MAP-1)."""

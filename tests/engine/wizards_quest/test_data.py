@@ -74,8 +74,8 @@ def test_west_and_east_meet_only_at_bridges_strip_and_tunnel() -> None:
 def test_three_bodies_of_water_and_castles_border_none() -> None:
     assert [w.name for w in MAP.water] == ["Sea", "River", "Lake"]
     assert all(not MAP.waters_of[c] for c in MAP.castles)
-    assert MAP.shared_water("3.6", "4.4") == ["river", "lake"]
-    assert MAP.shared_water("1.5", "2.5") == []
+    assert MAP.shared_water("3.6", "4.4") == ("river", "lake")
+    assert MAP.shared_water("1.5", "2.5") == ()
 
 
 def test_adjacency_matches_the_spec_table() -> None:
