@@ -69,15 +69,21 @@ def campaigns(s: WQState, d: WQData, pid: int, boat: bool = False) -> list[Attac
 
 
 def free_attacks(s: WQState, d: WQData, pid: int, boat: bool = False) -> list[Attack]:
-    """Every legal free attack, the Dragon's first; a closed attack gate or an absent beast refuses them all."""
+    """Every legal free attack, the Dragon's first; a closed attack gate or an absent beast refuses them all.
+
+    A force attacks a beast where it stands or across one crossing (checks 23/24, which go both ways), so only
+    the beast's location and those it reaches are tried.
+    """
     result: list[Attack] = []
     if not _ok(lambda: C.attack_gate(s, False)):
         return result
     for beast in ("dragon", "mage"):
-        if (s.dragon if beast == "dragon" else s.mage) is None:
+        lair = s.dragon if beast == "dragon" else s.mage
+        if lair is None:
             continue
+        near = {lair, *reachable(d, lair, boat)}
         for source in d.map.ids:
-            if s.owner.get(source) == pid:
+            if source in near and s.owner.get(source) == pid:
                 with suppress(RuleError):
                     result.append(C.free(s, d, pid, source, beast, boat))  # type: ignore[arg-type]
     return result
