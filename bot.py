@@ -29,6 +29,7 @@ from cogs.common import on_app_command_error
 from cogs.delivery import Controls
 from cogs.guard import Deliveries, GuardedTree, RateLimiter
 from engine.cliargs import GAMES, Refused, check_players, game_name, game_options, option_pair, positive_int
+from engine.core.events import TURN_STARTED
 from engine.core.models import Event, GameState, Seat
 from engine.core.record import GameRecord, apply_entry, start
 from engine.games import get, specs
@@ -182,7 +183,7 @@ def run_demo(game: str, players: int, seed: int, out: Path, policy: str = "basel
         state, new_events = apply_entry(ruleset, state, data)
         lines.extend(text for e in new_events if (text := ruleset.narrate(e, state)))
         for event in new_events:
-            if event.type == "turn_started" and turn:  # the board as the finished turn left it (000: setup)
+            if event.type == TURN_STARTED and turn:  # the board as the finished turn left it (000: setup)
                 if pictures:
                     (out / f"board-{boards:03d}.png").write_bytes(render_board(state, turn))
                 boards += 1

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from engine.core.events import TURN_STARTED
 from engine.core.models import Event, GameState, Seat
 from engine.core.play import play_out
 from engine.core.ruleset import Ruleset
@@ -57,7 +58,7 @@ def turns(players: list[Seat], options: BaseModel, seed: int, max_actions: int =
 
     def step(_before: object, _action: object, after: GameState, events: list[Event]) -> None:
         events = [e for e in events if e.private_to is None]
-        begun = next((k for k, e in enumerate(events) if e.type == "turn_started"), None)
+        begun = next((k for k, e in enumerate(events) if e.type == TURN_STARTED), None)
         if begun is None:
             current.extend(events)
             return
