@@ -34,7 +34,7 @@ class Records(Games):
                                events=[e for e in row.events if e.get("private_to") is None])
                    for row in await self.store.actions(game.id)]
         return PublicRecord(game=game.ruleset, options=lobby.options, seats=lobby.first_seats or lobby.seats,
-                            position=get(game.ruleset).view(state, None), history=history)
+                            position=get(game.ruleset).view(state, None).model_dump(mode="json"), history=history)
 
     async def record(self, channel_id: int) -> GameRecord:
         """The whole game record (seed, options, seats, actions) that replays the game exactly: for a game that
