@@ -25,6 +25,7 @@ from engine.games.wizards_quest import WQState
 from engine.positions import load_position
 from engine.service import GameService, Outcome
 from engine.store import SqliteStore
+from renderer import has_board, render_board
 from tests.engine.conftest import DAY, Table
 from tests.engine.test_service import ALICE, CHANNEL, three_humans
 
@@ -208,6 +209,21 @@ def test_random_games_show_no_secret_in_any_view(name: str, options: dict[str, A
     low, high = ruleset.player_range(ruleset.options_model.model_validate(options))
     for seed in range(2):
         assert play_and_check(ruleset, name, options, low + seed % (high - low + 1), seed) > 60
+
+
+@pytest.mark.rule("RISK-DIG-38")
+@pytest.mark.parametrize(("name", "options"), list(configs()))
+def test_the_board_is_the_same_drawn_from_the_public_view(name: str, options: dict[str, Any]) -> None:
+    """The picture and the text board read nothing a view hides, so drawing the view changes nothing."""
+    ruleset = get(name)
+    low, _ = ruleset.player_range(ruleset.options_model.model_validate(options))
+    seats = [Seat(id=HUMAN + i, name=f"P{i}") for i in range(low)]
+    state, _ = ruleset.new_game(seats, ruleset.options_model.model_validate(options), 5)
+    state, _ = play_out(ruleset, state, {s.id: ruleset.policy("random") for s in seats}, 5, max_actions=150)
+    public = ruleset.view(state, None)
+    assert ruleset.text_board(public) == ruleset.text_board(state)
+    if has_board(name):
+        assert render_board(public) == render_board(state)
 
 
 @pytest.mark.parametrize("name", NAMES)
