@@ -39,4 +39,5 @@ async def test_commands_read_views_and_never_the_whole_position(h: DispatchHarne
         assert seen and set(seen) == {viewer}, f"/{' '.join(command)} read the view of {seen}"
     mission = (await h.slash("risk", "mission", user=ada)).said
     assert isinstance(real, RiskState) and board.mission[real.missions[uid(ada)]].text in mission
-    assert board.mission[real.missions[uid(bo)]].text not in mission  # every seat is dealt a different one
+    theirs = board.mission[real.missions[uid(bo)]].text
+    assert theirs not in mission or theirs == board.mission[real.missions[uid(ada)]].text  # both may occupy 24
