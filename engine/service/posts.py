@@ -45,20 +45,21 @@ class Posts(Boards):
         moves = [*opening, *(await self._untold(outcome) if state is not None else [])]
         if not moves and lead is None and not tail:
             return
+        public = ruleset.view(state, None) if state is not None else None  # a post is for everyone
         table = Table(humans=frozenset(lobby.humans()), stand_ins=frozenset(lobby.stand_ins()))
         deadlines = await self.deadlines(game.id)
-        messages, pings = compose(ruleset, state, moves, table, lead=lead, waiting=game.waiting, actor=actor,
+        messages, pings = compose(ruleset, public, moves, table, lead=lead, waiting=game.waiting, actor=actor,
                                   deadlines=deadlines, tail=tail)
-        picture = state is not None and (picture or any(e.type in BOARD_EVENTS for m in moves for e in m.events))
-        deciding = state is not None and ruleset.winners(state) is None and any(
-            d.player not in table.stand_ins for d in ruleset.pending(state))
+        picture = public is not None and (picture or any(e.type in BOARD_EVENTS for m in moves for e in m.events))
+        deciding = public is not None and ruleset.winners(public) is None and any(
+            d.player not in table.stand_ins for d in ruleset.pending(public))
         if picture and state is not None:
             events = await self._turn_events(game, state.seq)
         else:  # the buttons read them (the last attack's front)
             events = [e.model_dump(mode="json") for m in moves for e in m.events if e.private_to is None] if deciding \
                 else []
         post = Post(game=ruleset.name, messages=messages, pings=sorted(pings | set(also_ping)),
-                    state=state.model_dump(mode="json") if state is not None and (picture or deciding) else None,
+                    state=public.model_dump(mode="json") if public is not None and (picture or deciding) else None,
                     events=events, away=sorted(s.id for s in lobby.seats if lobby.absent(s.id)), picture=picture,
                     controls=deciding)
         waiting = [d.player for d in ruleset.pending(state)] if state is not None else list(game.waiting)

@@ -48,7 +48,8 @@ class Treasure(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     owner: int
-    kind: TreasureKind
+    kind: TreasureKind | None
+    """None only in a view: a marker whose kind the viewer may not see (WQ-TRS-9)."""
     hider: int
     location: str | None = None
 
