@@ -10,9 +10,10 @@ import itertools
 import logging
 from collections.abc import Callable, Iterable, Sequence
 
+from engine.core.events import changes_board
 from engine.service.board import Boards
 from engine.service.models import Outcome, Post, Queued
-from engine.service.news import BOARD_EVENTS, Table, Told, compose
+from engine.service.news import Table, Told, compose
 from engine.store import TimerRow
 from engine.table import Lobby
 
@@ -50,7 +51,7 @@ class Posts(Boards):
         deadlines = await self.deadlines(game.id)
         messages, pings = compose(ruleset, public, moves, table, lead=lead, waiting=game.waiting, actor=actor,
                                   deadlines=deadlines, tail=tail)
-        picture = public is not None and (picture or any(e.type in BOARD_EVENTS for m in moves for e in m.events))
+        picture = public is not None and (picture or any(changes_board(e) for m in moves for e in m.events))
         deciding = public is not None and ruleset.winners(public) is None and any(
             d.player not in table.stand_ins for d in ruleset.pending(public))
         if picture and state is not None:

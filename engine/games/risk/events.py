@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
 
-from engine.core.events import BoardChanged, PlayerLeft
+from engine.core.events import BoardChanged, Headline, PlayerLeft
 from engine.core.events import TurnStarted as CoreTurnStarted
 from engine.core.models import Event
 
@@ -124,7 +124,7 @@ class Moved(Event):
     kind: Literal["occupy", "fortify"]
 
 
-class Eliminated(Event):
+class Eliminated(Headline):
     type: Literal["eliminated"] = "eliminated"
     player: int
     by: int
@@ -143,7 +143,7 @@ class DeckReshuffled(Event):
     cards: int
 
 
-class GameWon(BoardChanged):
+class GameWon(BoardChanged, Headline):
     type: Literal["game_won"] = "game_won"
     player: int
     reason: Literal["last_standing", "mission"]
