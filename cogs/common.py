@@ -148,8 +148,9 @@ async def private(interaction: discord.Interaction, content: str) -> None:
 
 
 async def game_state(interaction: discord.Interaction, model: type[S]) -> S:
-    """The channel's game state, refused politely unless the channel plays the game of `model`."""
-    game, state = await service_of(interaction).current(interaction.channel_id or 0)
+    """The channel's game state as the user may see it, refused politely unless the channel plays the game of
+    `model`."""
+    game, state = await service_of(interaction).view(interaction.channel_id or 0, interaction.user.id)
     if not isinstance(state, model):
         if state is None:
             raise RuleError("E_NOT_STARTED")

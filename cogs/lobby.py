@@ -118,7 +118,7 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
 
     @app_commands.command(name="status", description="Show this channel's game: seats, options, whose turn")
     async def status(self, interaction: discord.Interaction) -> None:
-        game, state = await service_of(interaction).current(interaction.channel_id or 0)
+        game, state = await service_of(interaction).view(interaction.channel_id or 0, None)
         locale = locale_of(interaction)
         lobby = game.lobby
         ruleset = get(game.ruleset)

@@ -36,7 +36,7 @@ class Views(commands.Cog):
     async def board(self, interaction: discord.Interaction, view: Literal["map", "text"] = "map",
                     public: bool = False) -> None:
         service = service_of(interaction)
-        game, state = await service.current(interaction.channel_id or 0)
+        game, state = await service.view(interaction.channel_id or 0, None)
         if state is None:
             raise RuleError("E_NOT_STARTED")
         if view == "map" and service.renderer is not None:

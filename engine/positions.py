@@ -13,6 +13,7 @@ from engine.core.errors import FormatError
 from engine.core.models import GameState, from_json, json_text
 from engine.core.record import GameRecord
 from engine.core.ruleset import Ruleset
+from engine.core.views import is_view
 from engine.games import NAMES, get
 
 
@@ -50,6 +51,8 @@ def load_position(data: Any) -> tuple[Ruleset, GameState]:
         raise FormatError.of(err) from None
     if state.schema_version < 1:
         raise FormatError("schema_version", f"{state.schema_version} is out of range: schemas start at 1")
+    if is_view(state):
+        raise FormatError("rng", "this is a view, whose secrets are hidden: no game can go on from it")
     ruleset.check_position(state)
     return ruleset, state
 

@@ -21,6 +21,12 @@ class BoardChanged(Event):
 
 
 @dataclass(slots=True, kw_only=True)
+class Headline(Event):
+    """Base of the events told in full even where the turns AI seats played are summed up in a line: an
+    elimination, a departure, the end of the game."""
+
+
+@dataclass(slots=True, kw_only=True)
 class TurnStarted(BoardChanged):
     """`player`'s turn begins; a game adds what the turn starts with (its number, reinforcements …)."""
 
@@ -37,7 +43,7 @@ class RoundStarted(Event):
 
 
 @dataclass(slots=True, kw_only=True)
-class PlayerLeft(Event):
+class PlayerLeft(Headline):
     """A seat resigned, or the host removed it (`removed_by`): what the `leave` hook of a game emits."""
 
     type: Literal["player_left"] = "player_left"
@@ -48,3 +54,8 @@ class PlayerLeft(Event):
 def changes_board(event: Event) -> bool:
     """Whether the board looks different after `event`, so its picture is posted again."""
     return isinstance(event, BoardChanged)
+
+
+def is_headline(event: Event) -> bool:
+    """Whether `event` is told in full even within a summary of AI turns."""
+    return isinstance(event, Headline)

@@ -78,8 +78,12 @@ class Ruleset(Protocol):
         `recent` are the events that led to `state` (e.g. the attack a "roll again" repeats)."""
         ...
 
-    def view(self, state: GameState, viewer: int | None) -> dict[str, Any]:
-        """The state as `viewer` may see it (None: a spectator)."""
+    def view(self, state: GameState, viewer: int | None) -> GameState:
+        """The state as `viewer` may see it (None: a spectator), of the state's own type so that narration, the
+        text board and the renderer take it as they take a state: the others' hands and the deck as placeholders
+        (`engine.core.views.HIDDEN`), the dice sealed, the others' secret missions gone and their secret orders
+        reduced to whether they are in. Every public output is built from `view(state, None)`, every private
+        reply from the seat's view; no rule is ever applied to a view (`engine.core.views.is_view`)."""
         ...
 
     def winners(self, state: GameState) -> list[int] | None:

@@ -73,11 +73,13 @@ class Boards(Games):
         events = await self.recent_turn_events(game, state)
         lobby = lobby_of(game)
         away = frozenset(s.id for s in lobby.seats if lobby.absent(s.id))
-        return await asyncio.to_thread(self.renderer, (game.id, game.version), state, events, away)
+        public = get(game.ruleset).view(state, None)
+        return await asyncio.to_thread(self.renderer, (game.id, game.version), public, events, away)
 
     async def picture(self, game: str, post_id: int, state: dict[str, Any], events: list[dict[str, Any]],
                       away: list[int]) -> bytes | None:
-        """The board a post shows, rendered off the event loop (None: no renderer, or a game without one)."""
+        """The board a post shows (`state`: the public view it stored), rendered off the event loop (None: no
+        renderer, or a game without one)."""
         if self.renderer is None:
             return None
         ruleset = get(game)

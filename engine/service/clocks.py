@@ -138,7 +138,9 @@ class Clocks(Games):
                 if due <= now or later:
                     await self.store.delete_timer(timer.id)
                     return None  # after downtime: the timeout itself, or the latest reminder, says it
-                what = ruleset.prompt(decision, state)
+                public = ruleset.view(state, None)  # the reminder is posted in the channel
+                seen = next((d for d in ruleset.pending(public) if d.player == timer.player), decision)
+                what = ruleset.prompt(seen, public)
                 await self._remind(outcome, translate("timer.reminder", player=player, what=what, due=timestamp(due)),
                                    timer)
                 outcome.deadlines[timer.player] = due

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from engine.core.errors import RuleError
 from engine.core.models import Action, Event, GameState
+from engine.core.views import is_view
 from engine.games import get
 from engine.replays import TURN_EVENT, Animator, Replays
 from engine.service.models import Game, Outcome, Step
@@ -141,9 +142,15 @@ class Games:
             del self._cache[next(iter(self._cache))]  # the least recently used
 
     async def current(self, channel_id: int) -> tuple[Game, GameState | None]:
-        """The channel's live game, or its last one (finished games stay viewable), and its position."""
+        """The channel's live game, or its last one (finished games stay viewable), and its whole position, secrets
+        included: for the service's own use, tests and tools. What players are shown comes from `view`."""
         game, state = await self._current(channel_id)
         return Game.of(game, lobby_of(game)), state
+
+    async def view(self, channel_id: int, viewer: int | None) -> tuple[Game, GameState | None]:
+        """The channel's game (as `current`) and its position as `viewer` may see it (None: the public)."""
+        game, state = await self._current(channel_id)
+        return Game.of(game, lobby_of(game)), get(game.ruleset).view(state, viewer) if state is not None else None
 
     async def _current(self, channel_id: int) -> tuple[GameRow, GameState | None]:
         game = await self.store.live_game(channel_id) or await self.store.latest_game(channel_id)
@@ -155,6 +162,8 @@ class Games:
                     interaction_id: str | None, ai: bool) -> None:
         ruleset = outcome.ruleset
         game = outcome.game
+        if is_view(state):
+            raise ValueError("a view hides the game's secrets: no rule is applied to it and it is never saved")
         status = "finished" if ruleset.winners(state) is not None else "running"
         logged = [to_json(e) for e in events]
         fresh = await self.store.record_action(game, state.seq, action.player, to_json(action),

@@ -76,6 +76,7 @@ class HistoryPage:
     game_id: int
     ruleset: str
     state: GameState | None
+    """The public view, which the entries are told from."""
     page: int
     pages: int
     total: int
@@ -121,7 +122,7 @@ class Post:
     pings: list[int] = field(default_factory=list)
     """The users its messages may ping; any other mention in them shows but pings nobody."""
     state: dict[str, Any] | None = None
-    """The position the post shows (as JSON), for its board picture and its buttons."""
+    """The position the post shows (the public view, as JSON), for its board picture and its buttons."""
     events: list[dict[str, Any]] = field(default_factory=list)
     """The public events the board highlights: the last turn and this one so far."""
     away: list[int] = field(default_factory=list)

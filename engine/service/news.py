@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from engine.core.events import ROUND_STARTED, is_headline
 from engine.core.i18n import mention, timestamp, translate
 from engine.core.models import Decision, Event, GameState
 from engine.core.ruleset import Ruleset
@@ -15,14 +16,8 @@ from engine.replays import TURN_EVENT
 
 MESSAGE_LIMIT = 2000
 """Discord refuses a message longer than this."""
-ROUND_EVENT = "round_started"
-"""Opens a game's automated round phases; they and their dice make one message, up to the next turn."""
-KEPT = frozenset({"eliminated", "player_left", "game_won", "game_over"})
-"""Events told in full even within the turns AI seats play."""
 SHORT = 2
 """An AI seat's turn that narrates in at most this many lines is told in full; a longer one in one summary line."""
-BOARD_EVENTS = frozenset({TURN_EVENT, "conquered", "game_won", "game_over", "setup_finished"})
-"""After these the board is posted again (RISK-DIG-39: after every turn and every conquest)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,10 +105,10 @@ class Story:
         return narrate(self.ruleset, self.state, events, self.locale)
 
     def add(self, actor: int, ai: bool, event: Event) -> None:
-        if event.type == ROUND_EVENT or (event.type == TURN_EVENT and self.in_round):
+        if event.type == ROUND_STARTED or (event.type == TURN_EVENT and self.in_round):
             self.flush()
             self.blocks.append([])
-            self.in_round = event.type == ROUND_EVENT
+            self.in_round = event.type == ROUND_STARTED
         elif event.type == TURN_EVENT:
             self.flush()
         if event.type == TURN_EVENT:
@@ -147,7 +142,7 @@ class Story:
         lines = self.lines(self.ai)
         if len(lines) > SHORT:
             lines = [self.ruleset.summary(self.ai_player, self.ai, self.state, self.locale),
-                     *self.lines(e for e in self.ai if e.type in KEPT)]
+                     *self.lines(e for e in self.ai if is_headline(e))]
         self.blocks[-1].extend(lines)
         self.ai = []
 
@@ -167,7 +162,7 @@ def story(ruleset: Ruleset, state: GameState, moves: Sequence[Told], humans_play
     built.flush()
     blocks = [block for block in built.blocks if block]
     if alone:
-        kept = [e for move in rest for e in move.events if e.type in KEPT]
+        kept = [e for move in rest for e in move.events if is_headline(e)]
         blocks.append([translate("summary.rest", locale, turns=turns), *built.lines(kept)])
     return blocks
 

@@ -10,10 +10,11 @@ import itertools
 import logging
 from collections.abc import Callable, Iterable, Sequence
 
+from engine.core.events import changes_board
 from engine.core.models import to_json
 from engine.service.board import Boards
 from engine.service.models import Outcome, Post, Queued
-from engine.service.news import BOARD_EVENTS, Table, Told, compose
+from engine.service.news import Table, Told, compose
 from engine.store import TimerRow
 from engine.table import Lobby
 
@@ -46,20 +47,21 @@ class Posts(Boards):
         moves = [*opening, *(await self._untold(outcome) if state is not None else [])]
         if not moves and lead is None and not tail:
             return
+        public = ruleset.view(state, None) if state is not None else None  # a post is for everyone
         table = Table(humans=frozenset(lobby.humans()), stand_ins=frozenset(lobby.stand_ins()))
         deadlines = await self.deadlines(game.id)
-        messages, pings = compose(ruleset, state, moves, table, lead=lead, waiting=game.waiting, actor=actor,
+        messages, pings = compose(ruleset, public, moves, table, lead=lead, waiting=game.waiting, actor=actor,
                                   deadlines=deadlines, tail=tail)
-        picture = state is not None and (picture or any(e.type in BOARD_EVENTS for m in moves for e in m.events))
-        deciding = state is not None and ruleset.winners(state) is None and any(
-            d.player not in table.stand_ins for d in ruleset.pending(state))
+        picture = public is not None and (picture or any(changes_board(e) for m in moves for e in m.events))
+        deciding = public is not None and ruleset.winners(public) is None and any(
+            d.player not in table.stand_ins for d in ruleset.pending(public))
         if picture and state is not None:
             events = await self._turn_events(game, state.seq)
         else:  # the buttons read them (the last attack's front)
             events = [to_json(e) for m in moves for e in m.events if e.private_to is None] if deciding \
                 else []
         post = Post(game=ruleset.name, messages=messages, pings=sorted(pings | set(also_ping)),
-                    state=to_json(state) if state is not None and (picture or deciding) else None,
+                    state=to_json(public) if public is not None and (picture or deciding) else None,
                     events=events, away=sorted(s.id for s in lobby.seats if lobby.absent(s.id)), picture=picture,
                     controls=deciding)
         waiting = [d.player for d in ruleset.pending(state)] if state is not None else list(game.waiting)

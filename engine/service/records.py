@@ -6,6 +6,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from engine.core.errors import RuleError
+from engine.core.models import to_json
 from engine.core.record import GameRecord, PublicEntry, PublicRecord
 from engine.games import get
 from engine.replays import TURN_EVENT, Replay
@@ -34,7 +35,7 @@ class Records(Games):
                                events=[e for e in row.events if e.get("private_to") is None])
                    for row in await self.store.actions(game.id)]
         return PublicRecord(game=game.ruleset, options=lobby.options, seats=lobby.first_seats or lobby.seats,
-                            position=get(game.ruleset).view(state, None), history=history)
+                            position=to_json(get(game.ruleset).view(state, None)), history=history)
 
     async def record(self, channel_id: int) -> GameRecord:
         """The whole game record (seed, options, seats, actions) that replays the game exactly: for a game that
@@ -87,7 +88,8 @@ class Records(Games):
         return table
 
     async def history(self, channel_id: int, page: int, size: int) -> HistoryPage:
-        """Page `page` (1 = the latest) of the action log, each entry with the turn it belongs to."""
+        """Page `page` (1 = the latest) of the action log as the public saw it, each entry with the turn it belongs
+        to."""
         game, state = await self._current(channel_id)
         total = await self.store.count_actions(game.id)
         pages = max(1, -(-total // size))
@@ -97,8 +99,9 @@ class Records(Games):
         ruleset = get(game.ruleset)
         entries = []
         for row in await self.store.action_page(game.id, start_at, stop - start_at):
-            events = [ruleset.parse_event(e) for e in row.events]
+            events = [ruleset.parse_event(e) for e in row.events if e.get("private_to") is None]
             entries.append(Entry(seq=row.seq, turn=row.turns - sum(e.type == TURN_EVENT for e in events),
                                  actor=row.actor, kind=str(row.action.get("type", "?")), events=events))
-        return HistoryPage(game_id=game.id, ruleset=game.ruleset, state=state, page=page, pages=pages, total=total,
+        public = None if state is None else ruleset.view(state, None)
+        return HistoryPage(game_id=game.id, ruleset=game.ruleset, state=public, page=page, pages=pages, total=total,
                            entries=entries)

@@ -18,6 +18,7 @@ from PIL import Image
 from bot import GameMasterBot, Settings
 from engine.core.models import json_text, to_json
 from engine.core.record import GameRecord, replay
+from engine.core.views import HIDDEN, SEALED
 from engine.games import get
 from engine.table import Lobby
 from tests.cogs.conftest import channel_id, delivered, refused, start_game, state_of, uid
@@ -343,7 +344,10 @@ async def test_a_live_export_can_not_foresee_a_die_or_learn_a_secret(h: Dispatch
     await start_game(h, "Ada", "Bo", "Cy", mode="secret_mission")
     public = await exported(h)
     assert public["format"] == "gm-public/1" and "seed" not in public and "actions" not in public
-    assert not {"rng", "deck", "hands", "missions", "plans"} & set(public["position"])
+    position = public["position"]
+    assert position["rng"] == to_json(SEALED) and set(position["deck"]) <= {HIDDEN}
+    assert all(set(hand) <= {HIDDEN} for hand in position["hands"].values())
+    assert position["missions"] == {} and position["plans"] == {}
     state = await state_of(h)
     text = json.dumps(public)
     for pid, mission in state.missions.items():

@@ -67,7 +67,7 @@ class RiskRuleset:
         assert isinstance(state, RiskState)
         return legal.controls(state, self.board, player, recent)
 
-    def view(self, state: GameState, viewer: int | None) -> dict[str, Any]:
+    def view(self, state: GameState, viewer: int | None) -> GameState:
         assert isinstance(state, RiskState)
         return view(state, viewer)
 

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
 
-from engine.core.events import BoardChanged, PlayerLeft
+from engine.core.events import BoardChanged, Headline, PlayerLeft
 from engine.core.events import TurnStarted as CoreTurnStarted
 from engine.core.models import Event
 
@@ -142,7 +142,7 @@ class Moved(Event):
 
 
 @dataclass(slots=True, kw_only=True)
-class Eliminated(Event):
+class Eliminated(Headline):
     type: Literal["eliminated"] = "eliminated"
     player: int
     by: int
@@ -164,7 +164,7 @@ class DeckReshuffled(Event):
 
 
 @dataclass(slots=True, kw_only=True)
-class GameWon(BoardChanged):
+class GameWon(BoardChanged, Headline):
     type: Literal["game_won"] = "game_won"
     player: int
     reason: Literal["last_standing", "mission"]

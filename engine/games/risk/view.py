@@ -2,26 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
 
-from engine.core.models import to_json
 from engine.core.orders import redact
+from engine.core.views import HIDDEN, SEALED, hands_seen, hidden, own
 from engine.games.risk.state import Phase, RiskState
 
 
-def view(s: RiskState, viewer: int | None) -> dict[str, Any]:
-    data = to_json(s, exclude={"rng", "deck", "hands", "missions", "plans", "standing_defence"})
-    data["deck_size"] = len(s.deck)
-    data["hand_sizes"] = {str(pid): len(cards) for pid, cards in s.hands.items()}
-    plans = redact(s.plan_book(), viewer)
-    data["plans_submitted"] = sorted(plans["locked"])
-    over = s.phase is Phase.GAME_OVER
-    if viewer is not None and viewer in s.hands:
-        data["hand"] = list(s.hands[viewer])
-        if "orders" in plans:
-            data["plan"] = dict(plans["orders"])
-    if over:
-        data["missions"] = {str(pid): m for pid, m in s.missions.items()}
-    elif viewer is not None and viewer in s.missions:
-        data["missions"] = {str(viewer): s.missions[viewer]}
-    return data
+def view(s: RiskState, viewer: int | None) -> RiskState:
+    """`s` with what `viewer` may not see replaced: the others' hands by placeholders, the deck by as many, the
+    dice by the sealed ones; the others' missions (until the game is over), plans and standing defence removed."""
+    return replace(s, rng=SEALED, deck=hidden(s.deck), hands=hands_seen(s.hands, viewer),
+                   missions=dict(s.missions) if s.phase is Phase.GAME_OVER else own(s.missions, viewer),
+                   plans=plans_seen(s, viewer), standing_defence=own(s.standing_defence, viewer))
+
+
+def plans_seen(s: RiskState, viewer: int | None) -> dict[int, dict[str, int]]:
+    """The viewer's own plan; of the others', only that one is locked (a placeholder of its size), so that the
+    pending list still tells who is missing without telling where anyone plans to go or how far they got."""
+    book = redact(s.plan_book(), viewer)
+    seen = {pid: {HIDDEN: s.setup_left.get(pid, 0)} for pid in book["locked"] if pid != viewer}
+    if "orders" in book:
+        seen[viewer] = dict(book["orders"])
+    return seen

@@ -59,7 +59,7 @@ class WizardsQuestRuleset:
         assert isinstance(state, WQState)
         return pending(state)
 
-    def view(self, state: GameState, viewer: int | None) -> dict[str, Any]:
+    def view(self, state: GameState, viewer: int | None) -> GameState:
         assert isinstance(state, WQState)
         return view(state, viewer)
 

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
 
-from engine.core.events import BoardChanged, RoundStarted
+from engine.core.events import BoardChanged, Headline, RoundStarted
 from engine.core.events import PlayerLeft as CorePlayerLeft
 from engine.core.events import TurnStarted as CoreTurnStarted
 from engine.core.models import Event
@@ -342,7 +342,7 @@ class TreasureRetrieved(Event):
 
 
 @dataclass(slots=True, kw_only=True)
-class Eliminated(Event):
+class Eliminated(Headline):
     type: Literal["eliminated"] = "eliminated"
     player: int
 
@@ -361,7 +361,7 @@ class TurnEnded(Event):
 
 
 @dataclass(slots=True, kw_only=True)
-class GameOver(BoardChanged):
+class GameOver(BoardChanged, Headline):
     type: Literal["game_over"] = "game_over"
     winners: list[int]
     reason: Literal["treasures", "last_standing", "no_one_left", "round_limit"]

@@ -49,7 +49,8 @@ class Treasure:
     """A treasure marker: `location` is None while its hider still holds it (WQ-SET-6/7)."""
 
     owner: int
-    kind: TreasureKind
+    kind: TreasureKind | None
+    """None only in a view: a marker whose kind the viewer may not see (WQ-TRS-9)."""
     hider: int
     location: str | None = None
 

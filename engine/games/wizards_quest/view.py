@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
 
-from engine.core.models import to_json
+from engine.core.views import SEALED, hands_seen, hidden
 from engine.games.wizards_quest.state import Phase, WQState
 
 
-def view(s: WQState, viewer: int | None) -> dict[str, Any]:
-    """Hands and the deck order are private; under the decoy variant only the hider sees a marker's kind."""
-    data = to_json(s, exclude={"rng", "deck", "hands"})
-    data["deck_size"] = len(s.deck)
-    data["hand_sizes"] = {str(pid): len(cards) for pid, cards in s.hands.items()}
-    if viewer is not None and viewer in s.hands:
-        data["hand"] = list(s.hands[viewer])
+def view(s: WQState, viewer: int | None) -> WQState:
+    """`s` with the others' hands and the deck as placeholders and the dice sealed; under the decoy variant a
+    marker's kind (None) is seen only by its hider until the game is over."""
+    update = {"rng": SEALED, "deck": hidden(s.deck), "hands": hands_seen(s.hands, viewer)}
     if s.options.decoy and s.phase is not Phase.GAME_OVER:
-        data["treasures"] = [
-            t if t["hider"] == viewer else {**t, "kind": None} for t in data["treasures"]
-        ]
-    return data
+        update["treasures"] = [t if t.hider == viewer else replace(t, kind=None) for t in s.treasures]
+    return replace(s, **update)

@@ -6,10 +6,12 @@ from engine.core.events import (
     ROUND_STARTED,
     TURN_STARTED,
     BoardChanged,
+    Headline,
     PlayerLeft,
     RoundStarted,
     TurnStarted,
     changes_board,
+    is_headline,
 )
 from engine.core.models import json_text
 from engine.games.risk import RULESET as RISK
@@ -52,3 +54,19 @@ def test_both_games_tell_a_departure_with_the_core_event() -> None:
     assert json_text(risk) == '{"type":"player_left","private_to":null,"player":1,"removed_by":2}'
     assert json_text(wq) == ('{"type":"player_left","private_to":null,"player":1,"removed_by":null,'
                                     '"rebels":{"1.1":2}}')
+
+
+def test_eliminations_departures_and_the_end_are_headlines() -> None:
+    told = [RISK.parse_event({"type": "eliminated", "player": 2, "by": 1, "cards_taken": 0}),
+            RISK.parse_event({"type": "player_left", "player": 1}),
+            RISK.parse_event({"type": "game_won", "player": 1, "reason": "last_standing"}),
+            WQ.parse_event({"type": "player_left", "player": 1, "rebels": {}}),
+            WQ.parse_event({"type": "game_over", "winners": [1], "reason": "last_standing"})]
+    assert all(isinstance(e, Headline) and is_headline(e) for e in told)
+    assert json_text(RISK.parse_event({"type": "eliminated", "player": 2, "by": 1, "cards_taken": 0})) == (
+        '{"type":"eliminated","private_to":null,"player":2,"by":1,"cards_taken":0}')
+    summed_up = [RISK.parse_event({"type": "card_drawn", "player": 1, "hand_size": 2}),
+                 RISK.parse_event({"type": "conquered", "player": 1, "source": "a", "target": "b",
+                                   "previous_owner": 2}),
+                 WQ.parse_event({"type": "round_started", "round": 3})]
+    assert not any(is_headline(e) for e in summed_up)

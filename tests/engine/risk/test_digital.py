@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from engine.core.errors import RuleError
 from engine.core.models import Action, Decision, Event, json_text, to_json
+from engine.core.views import HIDDEN, SEALED, is_view
 from engine.games.risk import RULESET, RiskState
 from engine.games.risk import actions as A
 from engine.games.risk.actions import ACTION_ADAPTER
@@ -74,8 +75,8 @@ def only(s: RiskState) -> Decision:
     return decisions[0]
 
 
-def dumped(view: dict[str, Any]) -> str:
-    return json.dumps(view, sort_keys=True)
+def dumped(view: RiskState) -> str:
+    return json_text(view)
 
 
 def auto_turn(s: RiskState, pid: int) -> tuple[RiskState, list[Action], list[Event]]:
@@ -154,17 +155,16 @@ def test_actions_accept_names() -> None:
 def test_views_show_hand_sizes_but_only_own_cards() -> None:
     s = position(hands={P1: ["alaska", "wild_1"], P2: ["peru"]}, deck=["wild_2", "japan", "siam"])
     spectator = RULESET.view(s, None)
-    assert spectator["hand_sizes"] == {str(P1): 2, str(P2): 1, str(P3): 0}
-    assert "hand" not in spectator and "hands" not in spectator
-    assert RULESET.view(s, P1)["hand"] == ["alaska", "wild_1"]
-    assert RULESET.view(s, P2)["hand"] == ["peru"]
-    assert RULESET.view(s, P3)["hand"] == []
+    assert spectator.hands == {P1: [HIDDEN, HIDDEN], P2: [HIDDEN], P3: []}
+    assert RULESET.view(s, P1).hands == {P1: ["alaska", "wild_1"], P2: [HIDDEN], P3: []}
+    assert RULESET.view(s, P2).hands[P2] == ["peru"]
+    assert RULESET.view(s, P3).hands[P3] == []
     for viewer in (None, P2, P3):
         assert "wild_1" not in dumped(RULESET.view(s, viewer))
     # The deck's order and the dice state are never shown; only the deck's size is.
     for viewer in (None, P1, P2):
         v = RULESET.view(s, viewer)
-        assert "deck" not in v and "rng" not in v and v["deck_size"] == 3
+        assert v.deck == [HIDDEN] * 3 and v.rng == SEALED and is_view(v) and not is_view(s)
         text = dumped(v)
         assert "wild_2" not in text and str(s.rng.state) not in text
 
@@ -179,7 +179,7 @@ def test_drawn_card_is_private() -> None:
     assert "wild_1" not in json_text(drawn)
     assert narrate(drawn, s2) == "Player1 draws a card and now holds 2 cards."
     assert "wild_1" not in dumped(RULESET.view(s2, P2))
-    assert "wild_1" in RULESET.view(s2, P1)["hand"]
+    assert "wild_1" in RULESET.view(s2, P1).hands[P1]
 
 
 @pytest.mark.rule("RISK-DIG-4")
@@ -190,9 +190,9 @@ def test_cards_taken_on_elimination_stay_private() -> None:
     assert (elim.player, elim.by, elim.cards_taken) == (P3, P1, 2)
     assert "wild_2" not in json.dumps([to_json(e) for e in events])
     assert narrate(elim, s) == "Player3 is eliminated by Player1, who takes 2 cards."
-    assert RULESET.view(s, None)["hand_sizes"][str(P1)] == 3
+    assert len(RULESET.view(s, None).hands[P1]) == 3
     assert "wild_2" not in dumped(RULESET.view(s, P2))
-    assert RULESET.view(s, P1)["hand"] == ["alaska", "wild_2", "greenland"]
+    assert RULESET.view(s, P1).hands[P1] == ["alaska", "wild_2", "greenland"]
 
 
 @pytest.mark.rule("RISK-DIG-5")
@@ -207,8 +207,8 @@ def test_traded_sets_are_public() -> None:
     assert "Alaska, Venezuela, Peru" in line and "8 armies" in line and "set #3" in line
     assert "next set is worth 10" in line
     spectator = RULESET.view(s2, None)
-    assert spectator["discard"] == ["alaska", "venezuela", "peru"]
-    assert spectator["sets_traded"] == 3
+    assert spectator.discard == ["alaska", "venezuela", "peru"]
+    assert spectator.sets_traded == 3
     assert "wild_1" not in dumped(spectator)
 
 
@@ -220,8 +220,8 @@ def test_missions_are_private() -> None:
     assert all(e.mission == s.missions[e.private_to] for e in dealt)
     assert all(narrate(e, s) is None for e in dealt)
     for pid in (P1, P2, P3):
-        assert RULESET.view(s, pid)["missions"] == {str(pid): s.missions[pid]}
-    assert "missions" not in RULESET.view(s, None)
+        assert RULESET.view(s, pid).missions == {pid: s.missions[pid]}
+    assert RULESET.view(s, None).missions == {}
     # The own-colour substitution is told privately, to that player only.
     s2, events2 = new_with_events(3, seed=2, mode="secret_mission")
     (sub,) = [e for e in of_type(events2, "mission_dealt") if e.replaced is not None]
@@ -233,7 +233,7 @@ def test_missions_are_private() -> None:
     (changed,) = of_type(ev, "mission_changed")
     assert changed.private_to == P2 and (changed.previous, changed.mission) == ("M09", "M05")
     assert narrate(changed, g2) is None
-    assert RULESET.view(g2, P1)["missions"] == {str(P1): "M03"}
+    assert RULESET.view(g2, P1).missions == {P1: "M03"}
 
 
 def mission_endgame() -> RiskState:
@@ -248,8 +248,8 @@ def mission_endgame() -> RiskState:
 def test_missions_revealed_only_at_game_end() -> None:
     s = mission_endgame()
     # An eliminated player's mission stays hidden until the end.
-    assert RULESET.view(s, P3)["missions"] == {str(P3): "M04"}
-    assert "missions" not in RULESET.view(s, None)
+    assert RULESET.view(s, P3).missions == {P3: "M04"}
+    assert RULESET.view(s, None).missions == {}
     assert "M03" not in dumped(RULESET.view(s, P1))
     s, _ = play(s, ("attack", P1, {"source": "alaska", "target": "kamchatka", "dice": 3}), dice=[6, 5, 4, 1])
     s, events = play(s, ("move", P1, {"count": 3}))
@@ -257,9 +257,9 @@ def test_missions_revealed_only_at_game_end() -> None:
     (won,) = of_type(events, "game_won")
     assert (won.player, won.reason) == (P1, "mission")
     assert s.phase is Phase.GAME_OVER and RULESET.pending(s) == [] and RULESET.winners(s) == [P1]
-    everyone = {str(P1): "M05", str(P2): "M03", str(P3): "M04"}
-    assert RULESET.view(s, None)["missions"] == everyone
-    assert RULESET.view(s, P3)["missions"] == everyone
+    everyone = {P1: "M05", P2: "M03", P3: "M04"}
+    assert RULESET.view(s, None).missions == everyone
+    assert RULESET.view(s, P3).missions == everyone
     line = narrate(won, s)
     assert line is not None and "Occupy 24 territories" in line and "Conquer Asia and South America" in line
 
@@ -272,11 +272,11 @@ def test_secret_placement_plans_stay_private() -> None:
     s2, events = play(s, ("deploy", P1, {"placements": {mine: left}}))
     (sub,) = of_type(events, "plan_submitted")
     assert sub.player == P1 and "placements" not in to_json(sub)
-    assert RULESET.view(s2, P1)["plan"] == {mine: left}
+    assert RULESET.view(s2, P1).plans == {P1: {mine: left}}
     for viewer in (None, P2, P3):
         v = RULESET.view(s2, viewer)
-        assert "plan" not in v and "plans" not in v and v["plans_submitted"] == [P1]
-        assert v["armies"][mine] == 1
+        assert v.plans == {P1: {HIDDEN: left}}  # that the plan is in, not where it goes
+        assert v.armies[mine] == 1
 
 
 # ---------------------------------------------------------------- DIG-9..14: decisions

@@ -667,7 +667,7 @@ def test_simultaneous_setup_place_needs_no_turn() -> None:
     theirs = first_of(s, P2)
     s2, _ = play(s, ("place", P2, {"territory": theirs}))
     assert s2.seq == s.seq + 1
-    assert RULESET.view(s2, None)["armies"][theirs] == s.armies[theirs]  # still secret
+    assert RULESET.view(s2, None).armies[theirs] == s.armies[theirs]  # still secret
 
 
 @pytest.mark.rule("RISK-ERR-76")

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core.errors import RuleError
+from engine.core.models import to_json
 from engine.core.orders import complete, missing
 from engine.games.risk import RULESET, RiskState
 from engine.games.risk.state import Phase
@@ -46,13 +47,14 @@ def test_plans_are_revealed_only_when_all_are_in_and_never_shown_to_others(
             assert not complete(after.plan_book()) or after.winner is not None
         assert all(e.private_to == who for e in events if e.type == "planned")
         s = after
+        locked = [p for p, plan in s.plans.items() if sum(plan.values()) == s.setup_left.get(p)]
         for viewer in (*SEATS, None):
             view = RULESET.view(s, viewer)
-            assert "plans" not in view and view.get("plan") == (s.plans.get(viewer) if viewer else None)
+            assert view.plans.get(viewer) == s.plans.get(viewer)
             for other, plan in s.plans.items():
                 if other != viewer and plan:
-                    assert json.dumps(plan) not in json.dumps(view)
-            locked = [p for p, plan in s.plans.items() if sum(plan.values()) == s.setup_left.get(p)]
-            assert view["plans_submitted"] == sorted(locked)
+                    assert json.dumps(plan) not in json.dumps(to_json(view))
+            assert sorted(p for p in view.plans if p != viewer) == sorted(p for p in locked if p != viewer)
+            assert [d.player for d in RULESET.pending(view)] == [d.player for d in RULESET.pending(s)]
         if s.phase is Phase.SETUP_PLACE:  # the pending list is the book's missing seats
             assert [d.player for d in RULESET.pending(s)] == missing(s.plan_book())

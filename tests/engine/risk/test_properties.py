@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from engine.core.models import Event, Seat, to_json
 from engine.core.play import play_out
 from engine.core.record import GameRecord, replay
+from engine.core.views import HIDDEN, SEALED
 from engine.games.risk import RULESET, RiskOptions, RiskState
 from engine.games.risk import events as E
 from engine.games.risk.mapdata import classic
@@ -75,17 +76,17 @@ def check_invariants(s: RiskState) -> None:
 def check_views(s: RiskState) -> None:
     for p in s.players:
         view = RULESET.view(s, p.id)
-        assert view.get("hand", []) == s.hands.get(p.id, [])
+        assert view.hands.get(p.id, []) == s.hands.get(p.id, [])
         for other in s.players:
-            if other.id != p.id and s.hands.get(other.id):
-                assert not set(s.hands[other.id]) & set(view.get("hand", [])), "view leaks a hand"
+            if other.id != p.id:
+                assert set(view.hands.get(other.id, [])) <= {HIDDEN}, "view leaks a hand"
         if s.phase is not Phase.GAME_OVER:
-            assert set(view.get("missions", {})) <= {str(p.id)}, "view leaks a mission"
-        assert "deck" not in view and "rng" not in view
+            assert set(view.missions) <= {p.id}, "view leaks a mission"
+        assert set(view.deck) <= {HIDDEN} and view.rng == SEALED
     spectator = RULESET.view(s, None)
-    assert "hand" not in spectator
+    assert all(set(hand) <= {HIDDEN} for hand in spectator.hands.values())
     if s.phase is not Phase.GAME_OVER:
-        assert "missions" not in spectator
+        assert spectator.missions == {}
 
 
 def check_pending(s: RiskState) -> None:

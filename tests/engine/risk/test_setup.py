@@ -12,6 +12,7 @@ import pytest
 from engine.core.errors import RuleError
 from engine.core.models import Event, Seat, to_json
 from engine.core.rng import Rng, RngState, roll_off
+from engine.core.views import HIDDEN
 from engine.games.risk import RULESET, RiskOptions, RiskState
 from engine.games.risk.state import NEUTRAL, Phase
 from engine.games.risk.text import narrate, text_board
@@ -461,10 +462,10 @@ def test_simultaneous_plans_stay_hidden_until_all_are_in() -> None:
     assert public == [{"type": "plan_submitted", "player": P2}]
     assert all(e.private_to == P2 for e in of_type(events, "planned"))
     assert after.armies == s.armies
-    assert "plan" not in RULESET.view(after, P1)
-    assert "plans" not in RULESET.view(after, P1)
-    assert RULESET.view(after, P1)["plans_submitted"] == [P2]
-    assert RULESET.view(after, P2)["plan"] == plans[P2]
+    assert RULESET.view(after, P1).plans == {P2: {HIDDEN: s.setup_left[P2]}}  # who is in, not where
+    assert RULESET.view(after, None).plans == {P2: {HIDDEN: s.setup_left[P2]}}
+    assert RULESET.view(after, P2).plans == {P2: plans[P2]}
+    assert {d.player for d in RULESET.pending(RULESET.view(after, None))} == {P1, P3}
     rejects(after, ("deploy", P2, {"placements": plans[P2]}), "E_PLAN_DONE")
     after, _ = play(after, ("deploy", P3, {"placements": plans[P3]}))
     assert after.armies == s.armies and after.phase is Phase.SETUP_PLACE
@@ -522,9 +523,8 @@ def test_each_player_is_dealt_one_private_mission() -> None:
     cards = [e.replaced or e.mission for e in dealt]
     assert len(set(cards)) == 4  # four different cards from the pool
     assert all(narrate(e, s) is None for e in dealt)
-    view = RULESET.view(s, P1)
-    assert view["missions"] == {str(P1): s.missions[P1]}
-    assert "missions" not in RULESET.view(s, None)
+    assert RULESET.view(s, P1).missions == {P1: s.missions[P1]}
+    assert RULESET.view(s, None).missions == {}
     # Shuffled: the deal differs between games, and unseated colours' destroy missions are out.
     deals = set()
     for seed in range(1, 30):
@@ -598,11 +598,11 @@ def test_simultaneous_place_commands_build_the_secret_plan() -> None:
     left = s.setup_left[P2]
     after, events = play(s, ("place", P2, {"territory": t2, "count": 2}))  # no turn to wait for
     assert [e.type for e in events] == ["planned"] and events[0].private_to == P2
-    assert after.armies == s.armies and RULESET.view(after, P2)["plan"] == {t2: 2}
-    assert RULESET.view(after, P1)["plans_submitted"] == []
+    assert after.armies == s.armies and RULESET.view(after, P2).plans == {P2: {t2: 2}}
+    assert RULESET.view(after, P1).plans == {}  # a plan not yet complete: not even how far it got
     rejects(after, ("place", P2, {"territory": t3, "count": left - 1}), "E_TOO_MANY_TO_PLACE")
     after, events = play(after, ("place", P2, {"territory": t3, "count": left - 2}))
     assert [e.type for e in events if e.private_to is None] == ["plan_submitted"]
-    assert RULESET.view(after, P1)["plans_submitted"] == [P2]
+    assert RULESET.view(after, P1).plans == {P2: {HIDDEN: left}}
     rejects(after, ("place", P2, {"territory": t3}), "E_PLAN_DONE")
     assert {d.player for d in RULESET.pending(after)} == {P1, P3}

@@ -114,7 +114,7 @@ def test_a_mission_completed_mid_turn_wins_at_once_and_reveals_the_missions() ->
     won(after, events, P1, "mission")
     (game_won,) = of_type(events, "game_won")
     assert game_won.missions == missions
-    assert view(after, None)["missions"] == {str(p): m for p, m in missions.items()}
+    assert view(after, None).missions == missions
 
 
 @pytest.mark.rule("RISK-WIN-3")

@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from engine.core.errors import RuleError
+from engine.core.views import HIDDEN, SEALED
 from engine.games.wizards_quest import RULESET
 from engine.games.wizards_quest.actions import ACTION_ADAPTER
 from engine.games.wizards_quest.names import matches, parse_placements, resolve
@@ -19,11 +20,11 @@ from tests.engine.wizards_quest.helpers import P1, P2, P3, of_type, play, positi
 def test_views_show_only_your_own_hand() -> None:
     s = position(3, hands={P1: ["levy-3"], P2: ["muster-1", "plague-1"]}, boats={P3: ["levy-1"]})
     mine, theirs, spectator = RULESET.view(s, P1), RULESET.view(s, P2), RULESET.view(s, None)
-    assert mine["hand"] == ["levy-3"] and theirs["hand"] == ["muster-1", "plague-1"] and "hand" not in spectator
+    assert mine.hands == {P1: ["levy-3"], P2: [HIDDEN, HIDDEN], P3: []}
+    assert theirs.hands == {P1: [HIDDEN], P2: ["muster-1", "plague-1"], P3: []}
+    assert spectator.hands == {P1: [HIDDEN], P2: [HIDDEN, HIDDEN], P3: []}
     for v in (mine, theirs, spectator):
-        assert "hands" not in v and "deck" not in v and "rng" not in v
-        assert v["hand_sizes"] == {str(P1): 1, str(P2): 2, str(P3): 0} and v["boats"][str(P3)] == ["levy-1"]
-    assert spectator["deck_size"] == len(s.deck)
+        assert v.deck == [HIDDEN] * len(s.deck) and v.rng == SEALED and v.boats[P3] == ["levy-1"]
 
 
 @pytest.mark.rule("WQ-DIG-2")

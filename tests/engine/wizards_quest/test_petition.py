@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from engine.core.views import HIDDEN
 from engine.games.wizards_quest import RULESET
 from engine.games.wizards_quest.state import Phase, Turn, WQState
 from tests.engine.wizards_quest.helpers import P1, P2, of_type, play, position, rejects
@@ -64,7 +65,7 @@ def test_a_third_card_forces_a_play_first() -> None:
     s, _ = play(s, ("play", P1, {"card": "levy-4"}))
     assert s.hands[P1] == ["levy-3", "muster-1"] and not s.todo
     view = RULESET.view(s, P2)
-    assert view["hand"] == [] and view["hand_sizes"][str(P1)] == 2 and "hands" not in view
+    assert view.hands[P2] == [] and view.hands[P1] == [HIDDEN, HIDDEN]
 
 
 @pytest.mark.rule("WQ-PET-4")
@@ -118,7 +119,7 @@ def test_boat_cards_go_to_the_public_boat_area_after_their_effect() -> None:
     s, _ = play(s, ("play", P1, {"card": "levy-1"}))
     s, _ = play(s, ("play", P1, {"card": "levy-5"}))
     assert s.boats[P1] == ["levy-1"] and s.discard == ["levy-5"] and s.turn.card_men == 6
-    assert RULESET.view(s, P2)["boats"][str(P1)] == ["levy-1"]
+    assert RULESET.view(s, P2).boats[P1] == ["levy-1"]
 
 
 @pytest.mark.rule("WQ-CARD-5", "WQ-DEF-4")

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from engine.core.models import Seat, from_json, json_text, to_json
 from engine.core.record import GameRecord, replay
+from engine.core.views import HIDDEN, SEALED
 from engine.games.wizards_quest import RULESET, WQOptions, WQState
 from engine.games.wizards_quest import board as B
 from engine.games.wizards_quest.state import Phase
@@ -57,9 +58,10 @@ def check_invariants(s: WQState, before: WQState | None) -> None:
 def check_views(s: WQState) -> None:
     for p in s.players:
         view = RULESET.view(s, p.id)
-        assert view.get("hand", []) == s.hands[p.id]
-        assert "hands" not in view and "deck" not in view
-    assert "hand" not in RULESET.view(s, None)
+        assert view.hands[p.id] == s.hands[p.id]
+        assert all(set(hand) <= {HIDDEN} for pid, hand in view.hands.items() if pid != p.id)
+        assert set(view.deck) <= {HIDDEN} and view.rng == SEALED
+    assert all(set(hand) <= {HIDDEN} for hand in RULESET.view(s, None).hands.values())
 
 
 @pytest.mark.rule("WQ-DIG-8", "WQ-DIG-7")

@@ -73,7 +73,7 @@ def treasure_position(**kw: Any) -> WQState:
 @pytest.mark.rule("WQ-TRS-1", "WQ-TRS-2", "WQ-TRS-4")
 def test_crown_gives_a_campaign() -> None:
     s = treasure_position(treasures=[Treasure(owner=P1, kind="crown", hider=P2, location="1.2")])
-    assert RULESET.view(s, None)["treasures"][0]["kind"] == "crown"
+    assert RULESET.view(s, None).treasures[0].kind == "crown"
     s, _ = play(s, ("attack", P1, {"source": "1.1", "target": "1.2"}))
     s, _ = play(s, ("roll", P1), dice=[6])
     s, events = play(s, ("capture", P1, {"count": 2}))
@@ -174,8 +174,8 @@ def test_decoy_markers_are_hidden_from_everyone_but_the_hider() -> None:
     s = position(3, owner={"1.1": P1, "1.2": P2}, men={"1.1": 5, "1.2": 1}, decoy=True,
                  treasures=[Treasure(owner=P1, kind="decoy", hider=P3, location="1.2"),
                             Treasure(owner=P1, kind="ring", hider=P3, location="2.2")])
-    assert [t["kind"] for t in RULESET.view(s, P1)["treasures"]] == [None, None]
-    assert [t["kind"] for t in RULESET.view(s, P3)["treasures"]] == ["decoy", "ring"]
+    assert [t.kind for t in RULESET.view(s, P1).treasures] == [None, None]
+    assert [t.kind for t in RULESET.view(s, P3).treasures] == ["decoy", "ring"]
     s, _ = play(s, ("attack", P1, {"source": "1.1", "target": "1.2"}))
     s, _ = play(s, ("roll", P1), dice=[6])
     s, events = play(s, ("capture", P1, {"count": 2}))
