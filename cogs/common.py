@@ -8,10 +8,11 @@ import math
 import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from cogs.guard import Guarded
 from engine.core.controls import Choice, Control
@@ -395,6 +396,38 @@ async def act(interaction: discord.Interaction, game: str, data: dict[str, objec
     await service_of(interaction).act(interaction.channel_id or 0, interaction.user.id, dict(data),
                                       str(interaction.id), game_name=game)
     await done(interaction)
+
+
+@dataclass(frozen=True)
+class Glue(Generic[S]):
+    """A game's ties to the shared machinery: what its cog's commands, autocomplete and buttons call."""
+
+    ruleset: Ruleset[S, Any]
+    state_type: type[S]
+    button: type[ControlButton]
+    menu: type[ControlMenu] | None = None
+
+    async def state(self, interaction: discord.Interaction) -> S:
+        """The channel's game as the user may see it (see `game_state`)."""
+        return await game_state(interaction, self.state_type)
+
+    async def play(self, interaction: discord.Interaction, data: dict[str, Any]) -> None:
+        await act(interaction, self.ruleset.name, data)
+
+    def field(self, name: str, *context: str) -> Completer:
+        """The autocomplete of an action's field (`<action>.<field>`), from the rules."""
+        return completer(self.ruleset.name, name, *context)
+
+    def controls(self, state: GameState, events: Sequence[Event]) -> discord.ui.View | None:
+        """The buttons a post offers for what is pending in `state`."""
+        return control_view(self.ruleset, self.button, self.menu, state, events)
+
+    async def install(self, bot: commands.Bot, cog: commands.Cog,
+                      *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        """Register the game's persistent buttons and menus, its posts' buttons, and its cog."""
+        bot.add_dynamic_items(self.button, *([self.menu] if self.menu else []), *items)
+        getattr(bot, "controls", {})[self.ruleset.name] = self.controls
+        await bot.add_cog(cog)
 
 
 async def on_app_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from typing import Any, Literal
 
 import discord
@@ -13,14 +12,10 @@ from discord.ext import commands
 from cogs.common import (
     MAX_CHOICES,
     Buttons,
-    Completer,
     ControlButton,
+    Glue,
     Verb,
-    act,
     check_options,
-    completer,
-    control_view,
-    game_state,
     locale_of,
     refuse,
     reply,
@@ -30,7 +25,6 @@ from cogs.common import (
 from cogs.guard import Guarded
 from engine.core.errors import RuleError
 from engine.core.i18n import translate
-from engine.core.models import Event, GameState
 from engine.games.risk import RULESET, RiskState
 from engine.games.risk.legal import card_label
 from engine.games.risk.names import resolve
@@ -39,23 +33,12 @@ from engine.games.risk.text import mission_text
 BOARD = RULESET.board
 
 
-async def risk_state(interaction: discord.Interaction) -> RiskState:
-    return await game_state(interaction, RiskState)
 
-
-async def play(interaction: discord.Interaction, data: dict[str, Any]) -> None:
-    await act(interaction, "risk", data)
-
-
-def controls(state: GameState, events: Sequence[Event]) -> discord.ui.View | None:
-    return control_view(RULESET, RiskButton, None, state, events)
 
 
 # ---------------------------------------------------------------- autocomplete: the rules' legal values
 
 
-def field(name: str, *context: str) -> Completer:
-    return completer("risk", name, *context)
 
 
 # ---------------------------------------------------------------- buttons that survive restarts
@@ -87,6 +70,10 @@ class RiskButton(ControlButton,
 # ---------------------------------------------------------------- the commands
 
 
+risk = Glue(RULESET, RiskState, RiskButton)
+"""What the commands below call: the rules' autocomplete, the channel's game, one action."""
+
+
 @app_commands.guild_only()
 class RiskCog(commands.GroupCog, group_name="risk", group_description="Play classic Risk"):
     """One command per Risk action; every answer about hidden information is private."""
@@ -100,31 +87,31 @@ class RiskCog(commands.GroupCog, group_name="risk", group_description="Play clas
 
     @app_commands.command(name="place", description="Place armies on one of your territories (or claim one)")
     @app_commands.describe(territory="Where", count="How many armies (default 1)")
-    @app_commands.autocomplete(territory=field("place.territory"))
+    @app_commands.autocomplete(territory=risk.field("place.territory"))
     async def place(self, interaction: discord.Interaction, territory: str,
                     count: app_commands.Range[int, 1, 10_000] = 1) -> None:
-        await play(interaction, {"type": "place", "territory": territory, "count": count})
+        await risk.play(interaction, {"type": "place", "territory": territory, "count": count})
 
     @app_commands.command(name="claim", description="Claim an unclaimed territory during setup")
     @app_commands.describe(territory="An unclaimed territory")
-    @app_commands.autocomplete(territory=field("claim.territory"))
+    @app_commands.autocomplete(territory=risk.field("claim.territory"))
     async def claim(self, interaction: discord.Interaction, territory: str) -> None:
-        await play(interaction, {"type": "claim", "territory": territory})
+        await risk.play(interaction, {"type": "claim", "territory": territory})
 
     @app_commands.command(name="neutral", description="Two-player setup: place this turn's Neutral army")
     @app_commands.describe(territory="A Neutral territory")
-    @app_commands.autocomplete(territory=field("place_neutral.territory"))
+    @app_commands.autocomplete(territory=risk.field("place_neutral.territory"))
     async def neutral(self, interaction: discord.Interaction, territory: str) -> None:
-        await play(interaction, {"type": "place_neutral", "territory": territory})
+        await risk.play(interaction, {"type": "place_neutral", "territory": territory})
 
     @app_commands.command(name="trade", description="Trade a set of three cards for armies")
     @app_commands.describe(bonus="The territory that gets the +2 bonus, if several of your cards qualify")
-    @app_commands.autocomplete(bonus=field("trade.bonus"))
+    @app_commands.autocomplete(bonus=risk.field("trade.bonus"))
     async def trade(self, interaction: discord.Interaction, bonus: str | None = None) -> None:
-        state = await risk_state(interaction)
+        state = await risk.state(interaction)
         cards = RULESET.choices(state, interaction.user.id, "trade.cards")
         if not cards:  # no trade is legal now: the rules say why, for the cards the player holds
-            await play(interaction, {"type": "trade", "cards": state.hands.get(interaction.user.id, [])[:3]})
+            await risk.play(interaction, {"type": "trade", "cards": state.hands.get(interaction.user.id, [])[:3]})
             return
         bonus_id = (bonus if bonus in BOARD.territory else resolve(bonus, BOARD)) if bonus else None
         locale = locale_of(interaction)
@@ -138,43 +125,43 @@ class RiskCog(commands.GroupCog, group_name="risk", group_description="Play clas
                            until="Roll once, or keep rolling until it falls or you run low",
                            keep="With until: stop when this many armies are left in the source",
                            move="If it falls: move in the minimum or the maximum at once")
-    @app_commands.autocomplete(source=field("attack.source"), target=field("attack.target", "source"))
+    @app_commands.autocomplete(source=risk.field("attack.source"), target=risk.field("attack.target", "source"))
     async def attack(self, interaction: discord.Interaction, source: str, target: str,
                      dice: app_commands.Range[int, 1, 3] | None = None,
                      until: Literal["once", "conquer"] = "once", keep: app_commands.Range[int, 1, 10_000] = 1,
                      move: Literal["min", "max"] | None = None) -> None:
-        await play(interaction, {"type": "attack", "source": source, "target": target, "dice": dice,
+        await risk.play(interaction, {"type": "attack", "source": source, "target": target, "dice": dice,
                                  "until": until, "keep": keep, "move": move})
 
     @app_commands.command(name="defend", description="Choose your defence dice when attacked")
     @app_commands.describe(dice="1 or 2 dice", always="Use this number for every attack-until against you")
     async def defend(self, interaction: discord.Interaction, dice: app_commands.Range[int, 1, 2],
                      always: bool = False) -> None:
-        await play(interaction, {"type": "defend", "dice": dice, "always": always})
+        await risk.play(interaction, {"type": "defend", "dice": dice, "always": always})
 
     @app_commands.command(name="move", description="Move armies into the territory you just conquered")
     @app_commands.describe(count="How many armies to move in")
     async def move(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 10_000]) -> None:
-        await play(interaction, {"type": "move", "count": count})
+        await risk.play(interaction, {"type": "move", "count": count})
 
     @app_commands.command(name="endattack", description="Stop attacking and go on to fortify")
     async def endattack(self, interaction: discord.Interaction) -> None:
-        await play(interaction, {"type": "end_attack"})
+        await risk.play(interaction, {"type": "end_attack"})
 
     @app_commands.command(name="fortify", description="Move armies once between your territories; ends your turn")
     @app_commands.describe(source="From", target="To", count="How many armies (at least 1 stays behind)")
-    @app_commands.autocomplete(source=field("fortify.source"), target=field("fortify.target", "source"))
+    @app_commands.autocomplete(source=risk.field("fortify.source"), target=risk.field("fortify.target", "source"))
     async def fortify(self, interaction: discord.Interaction, source: str, target: str,
                       count: app_commands.Range[int, 1, 10_000]) -> None:
-        await play(interaction, {"type": "fortify", "source": source, "target": target, "count": count})
+        await risk.play(interaction, {"type": "fortify", "source": source, "target": target, "count": count})
 
     @app_commands.command(name="endturn", description="End your turn without fortifying")
     async def endturn(self, interaction: discord.Interaction) -> None:
-        await play(interaction, {"type": "end_turn"})
+        await risk.play(interaction, {"type": "end_turn"})
 
     @app_commands.command(name="hand", description="Your cards and your secret mission (only you see this)")
     async def hand(self, interaction: discord.Interaction) -> None:
-        state = await risk_state(interaction)
+        state = await risk.state(interaction)
         me = state.player(interaction.user.id)
         if me is None:
             raise RuleError("E_NOT_PLAYER")
@@ -192,7 +179,7 @@ class RiskCog(commands.GroupCog, group_name="risk", group_description="Play clas
 
     @app_commands.command(name="mission", description="Your secret mission (only you see this)")
     async def mission(self, interaction: discord.Interaction) -> None:
-        state = await risk_state(interaction)
+        state = await risk.state(interaction)
         if state.player(interaction.user.id) is None:
             raise RuleError("E_NOT_PLAYER")
         await reply(interaction, mission_text(state, interaction.user.id, BOARD, locale_of(interaction)),
@@ -200,9 +187,9 @@ class RiskCog(commands.GroupCog, group_name="risk", group_description="Play clas
 
     @app_commands.command(name="territory", description="Who holds a territory, its armies and its neighbours")
     @app_commands.describe(name="Any territory")
-    @app_commands.autocomplete(name=field("territory"))
+    @app_commands.autocomplete(name=risk.field("territory"))
     async def territory(self, interaction: discord.Interaction, name: str) -> None:
-        state = await risk_state(interaction)
+        state = await risk.state(interaction)
         tid = name if name in BOARD.territory else resolve(name, BOARD)
         t = BOARD.territory[tid]
         locale = locale_of(interaction)
@@ -220,7 +207,7 @@ class RiskCog(commands.GroupCog, group_name="risk", group_description="Play clas
 
     @app_commands.command(name="resign", description="Leave the game; your territories become Neutral")
     async def resign(self, interaction: discord.Interaction) -> None:
-        state = await risk_state(interaction)
+        state = await risk.state(interaction)
         me = state.player(interaction.user.id)
         if me is None:
             raise RuleError("E_NOT_PLAYER")
@@ -248,10 +235,10 @@ class TradeSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
-            state = await risk_state(interaction)
+            state = await risk.state(interaction)
             if await stale(interaction, state, self.seq):
                 return
-            await play(interaction, {"type": "trade", "cards": list(self.item.values), "bonus": self.bonus})
+            await risk.play(interaction, {"type": "trade", "cards": list(self.item.values), "bonus": self.bonus})
         except RuleError as err:
             await refuse(interaction, err)
 
@@ -264,6 +251,4 @@ def confirm_resign(seq: int, locale: str) -> discord.ui.View:
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(RiskButton, TradeSelect)
-    getattr(bot, "controls", {})["risk"] = controls
-    await bot.add_cog(RiskCog(bot))
+    await risk.install(bot, RiskCog(bot), TradeSelect)

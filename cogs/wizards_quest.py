@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Literal
 
 import discord
 from discord import app_commands
@@ -11,22 +10,17 @@ from discord.ext import commands
 
 from cogs.common import (
     Buttons,
-    Completer,
     ControlButton,
     ControlMenu,
+    Glue,
     Verb,
-    act,
     check_options,
-    completer,
-    control_view,
-    game_state,
     locale_of,
     reply,
     words,
 )
 from engine.core.errors import RuleError
 from engine.core.i18n import translate
-from engine.core.models import Event, GameState
 from engine.games.wizards_quest import RULESET, WQState, legal
 from engine.games.wizards_quest.legal import SAFE_ROLL
 from engine.games.wizards_quest.names import parse_placements
@@ -35,21 +29,9 @@ from engine.games.wizards_quest.state import Phase
 DATA = RULESET.data
 
 
-async def wq_state(interaction: discord.Interaction) -> WQState:
-    return await game_state(interaction, WQState)
 
 
-async def play(interaction: discord.Interaction, data: dict[str, Any]) -> None:
-    await act(interaction, "wizards_quest", data)
 
-
-def controls(state: GameState, events: Sequence[Event]) -> discord.ui.View | None:
-    return control_view(RULESET, WQButton, AidSelect, state, events)
-
-
-def field(name: str, *context: str) -> Completer:
-    """The autocomplete of a field, from the rules."""
-    return completer("wizards_quest", name, *context)
 
 
 # ---------------------------------------------------------------- buttons and menus that survive restarts
@@ -82,6 +64,10 @@ class AidSelect(ControlMenu, template=r"wq:(?P<verb>aid):(?P<seq>\d+)"):
 # ---------------------------------------------------------------- the commands
 
 
+wq = Glue(RULESET, WQState, WQButton, AidSelect)
+"""What the commands below call: the rules' autocomplete, the channel's game, one action."""
+
+
 @app_commands.guild_only()
 class WizardsQuestCog(commands.GroupCog, group_name="wq", group_description="Play Wizard's Quest"):
     """One command per Wizard's Quest action; hands are shown only to their owner."""
@@ -95,23 +81,23 @@ class WizardsQuestCog(commands.GroupCog, group_name="wq", group_description="Pla
 
     @app_commands.command(name="castle", description="Setup: choose your starting castle")
     @app_commands.describe(castle="A free castle (C1–C8 or its name)")
-    @app_commands.autocomplete(castle=field("castle.castle"))
+    @app_commands.autocomplete(castle=wq.field("castle.castle"))
     async def castle(self, interaction: discord.Interaction, castle: str) -> None:
-        await play(interaction, {"type": "castle", "castle": castle})
+        await wq.play(interaction, {"type": "castle", "castle": castle})
 
     @app_commands.command(name="claim", description="Setup: claim an empty territory with one man")
     @app_commands.describe(territory="An empty territory (r.t, like 3.6)")
-    @app_commands.autocomplete(territory=field("claim.territory"))
+    @app_commands.autocomplete(territory=wq.field("claim.territory"))
     async def claim(self, interaction: discord.Interaction, territory: str) -> None:
-        await play(interaction, {"type": "claim", "territory": territory})
+        await wq.play(interaction, {"type": "claim", "territory": territory})
 
     @app_commands.command(name="hide", description="Setup: hide an opponent's treasure on a territory")
     @app_commands.describe(treasure="One of the treasures you hide", territory="Where (not its owner's territory)")
-    @app_commands.autocomplete(treasure=field("hide.treasure"), territory=field("hide.territory", "treasure"))
+    @app_commands.autocomplete(treasure=wq.field("hide.treasure"), territory=wq.field("hide.territory", "treasure"))
     async def hide(self, interaction: discord.Interaction, treasure: str, territory: str) -> None:
-        s = await wq_state(interaction)
+        s = await wq.state(interaction)
         chosen = legal.treasure(treasure) or self.named_treasure(s, interaction, treasure)
-        await play(interaction, {"type": "hide", "owner": chosen[0], "treasure": chosen[1], "territory": territory})
+        await wq.play(interaction, {"type": "hide", "owner": chosen[0], "treasure": chosen[1], "territory": territory})
 
     @staticmethod
     def named_treasure(s: WQState, interaction: discord.Interaction, text: str) -> tuple[int, str]:
@@ -131,104 +117,105 @@ class WizardsQuestCog(commands.GroupCog, group_name="wq", group_description="Pla
     @app_commands.command(name="place", description="Place men from your pool (setup, reinforcement or a reward)")
     @app_commands.describe(location="One of your locations", count="How many men (default: all you have left)",
                            more="More placements at once, like 3.2:4 C7:3")
-    @app_commands.autocomplete(location=field("place.location"))
+    @app_commands.autocomplete(location=wq.field("place.location"))
     async def place(self, interaction: discord.Interaction, location: str,
                     count: app_commands.Range[int, 1, 1000] | None = None, more: str | None = None) -> None:
         placements = parse_placements(more) if more else {}
         if count is None and not more:
-            count = (await wq_state(interaction)).pool
+            count = (await wq.state(interaction)).pool
         if count:
             placements[location] = placements.get(location, 0) + count
-        await play(interaction, {"type": "place", "placements": placements or {location: 0}})
+        await wq.play(interaction, {"type": "place", "placements": placements or {location: 0}})
 
     @app_commands.command(name="buy", description="Place your Hero or Sorcerer instead of 2 men")
     @app_commands.describe(leader="Which leader", location="One of your locations without a leader")
-    @app_commands.autocomplete(location=field("buy.location"))
+    @app_commands.autocomplete(location=wq.field("buy.location"))
     async def buy(self, interaction: discord.Interaction, leader: Literal["hero", "sorcerer"], location: str) -> None:
-        await play(interaction, {"type": "buy", "leader": leader, "location": location})
+        await wq.play(interaction, {"type": "buy", "leader": leader, "location": location})
 
     @app_commands.command(name="draw", description="Petition the Great Mage: draw one card (at most once a turn)")
     async def draw(self, interaction: discord.Interaction) -> None:
-        await play(interaction, {"type": "draw"})
+        await wq.play(interaction, {"type": "draw"})
 
     @app_commands.command(name="play", description="Play a Petition card from your hand")
     @app_commands.describe(card="A card in your hand", location="The card's target, if it needs one",
                            to="Forced March: where the men go", count="Forced March: how many men",
                            leader="Forced March: a leader that goes too")
-    @app_commands.autocomplete(card=field("play.card"), location=field("play.location", "card"),
-                               to=field("play.to", "location"))
+    @app_commands.autocomplete(card=wq.field("play.card"), location=wq.field("play.location", "card"),
+                               to=wq.field("play.to", "location"))
     async def play_card(self, interaction: discord.Interaction, card: str, location: str | None = None,
                         to: str | None = None, count: app_commands.Range[int, 0, 1000] | None = None,
                         leader: Literal["hero", "sorcerer"] | None = None) -> None:
-        await play(interaction, {"type": "play", "card": card, "location": location, "to": to, "count": count,
+        await wq.play(interaction, {"type": "play", "card": card, "location": location, "to": to, "count": count,
                                  "leader": leader})
 
     @app_commands.command(name="done", description="Finish your Petition step and go on to reinforce")
     async def done(self, interaction: discord.Interaction) -> None:
-        await play(interaction, {"type": "done"})
+        await wq.play(interaction, {"type": "done"})
 
     @app_commands.command(name="attack", description="Declare an attack campaign from one of your locations")
     @app_commands.describe(source="Attack from", target="Attack into", leader="Bring this leader into the source first",
                            boat="Spend a Boat Privilege to cross water")
-    @app_commands.autocomplete(source=field("attack.source", "boat", "leader"),
-                               target=field("attack.target", "source", "boat", "leader"))
+    @app_commands.autocomplete(source=wq.field("attack.source", "boat", "leader"),
+                               target=wq.field("attack.target", "source", "boat", "leader"))
     async def attack(self, interaction: discord.Interaction, source: str, target: str,
                      leader: Literal["hero", "sorcerer"] | None = None, boat: bool = False) -> None:
-        await play(interaction, {"type": "attack", "source": source, "target": target, "leader": leader, "boat": boat})
+        await wq.play(interaction, {"type": "attack", "source": source, "target": target, "leader": leader,
+                                    "boat": boat})
 
     @app_commands.command(name="free", description="A free attack on the Dragon or the Great Mage")
     @app_commands.describe(source="Your location it is in, or next to", beast="Which one",
                            boat="Spend a Boat Privilege to cross water")
-    @app_commands.autocomplete(source=field("free.source", "beast", "boat"))
+    @app_commands.autocomplete(source=wq.field("free.source", "beast", "boat"))
     async def free(self, interaction: discord.Interaction, beast: Literal["dragon", "mage"], source: str,
                    boat: bool = False) -> None:
-        await play(interaction, {"type": "free", "source": source, "beast": beast, "boat": boat})
+        await wq.play(interaction, {"type": "free", "source": source, "beast": beast, "boat": boat})
 
     @app_commands.command(name="aid", description="Move men into your attacking location before the next battle")
     @app_commands.describe(source="Your neighbouring location", count="How many men (one piece stays behind)")
-    @app_commands.autocomplete(source=field("aid.source"))
+    @app_commands.autocomplete(source=wq.field("aid.source"))
     async def aid(self, interaction: discord.Interaction, source: str, count: app_commands.Range[int, 1, 1000]) -> None:
-        await play(interaction, {"type": "aid", "source": source, "count": count})
+        await wq.play(interaction, {"type": "aid", "source": source, "count": count})
 
     @app_commands.command(name="roll", description="Fight battles of your attack")
     @app_commands.describe(times="How many battles (0: until the attack ends; default 1)",
                            until_below="Stop before a battle once your force has fewer pieces than this")
     async def roll(self, interaction: discord.Interaction, times: app_commands.Range[int, 0, 100] = 1,
                    until_below: app_commands.Range[int, 1, 1000] | None = None) -> None:
-        await play(interaction, {"type": "roll", "times": times, "until_below": until_below})
+        await wq.play(interaction, {"type": "roll", "times": times, "until_below": until_below})
 
     @app_commands.command(name="stop", description="Stop your attack (free before any roll, aid or leader move)")
     async def stop(self, interaction: discord.Interaction) -> None:
-        await play(interaction, {"type": "stop"})
+        await wq.play(interaction, {"type": "stop"})
 
     @app_commands.command(name="cancel", description="Call your attack off (free before any roll, aid or leader move)")
     async def cancel(self, interaction: discord.Interaction) -> None:
-        await play(interaction, {"type": "cancel"})
+        await wq.play(interaction, {"type": "cancel"})
 
     @app_commands.command(name="capture", description="Move pieces into the location you emptied")
     @app_commands.describe(count="Pieces that move in, your leader included", leader="Your leader goes too")
     async def capture(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 1000],
                       leader: bool = False) -> None:
-        await play(interaction, {"type": "capture", "count": count, "leader": leader})
+        await wq.play(interaction, {"type": "capture", "count": count, "leader": leader})
 
     @app_commands.command(name="region", description="Send the beaten Dragon or Great Mage to a region")
     @app_commands.describe(region="Region 1–6; a die picks the territory")
     async def region(self, interaction: discord.Interaction, region: app_commands.Range[int, 1, 6]) -> None:
-        await play(interaction, {"type": "region", "region": region})
+        await wq.play(interaction, {"type": "region", "region": region})
 
     @app_commands.command(name="mage", description="The Ring: send the Great Mage to a territory, or leave him")
     @app_commands.describe(territory="Where he goes (leave out to leave him where he is)")
-    @app_commands.autocomplete(territory=field("mage.territory"))
+    @app_commands.autocomplete(territory=wq.field("mage.territory"))
     async def mage(self, interaction: discord.Interaction, territory: str | None = None) -> None:
-        await play(interaction, {"type": "mage", "territory": territory})
+        await wq.play(interaction, {"type": "mage", "territory": territory})
 
     @app_commands.command(name="end", description="End your attack step and your turn")
     async def end(self, interaction: discord.Interaction) -> None:
-        await play(interaction, {"type": "end"})
+        await wq.play(interaction, {"type": "end"})
 
     @app_commands.command(name="hand", description="Your Petition cards and Boat Privileges (only you see this)")
     async def hand(self, interaction: discord.Interaction) -> None:
-        s = await wq_state(interaction)
+        s = await wq.state(interaction)
         me = s.player(interaction.user.id)
         if me is None:
             raise RuleError("WQ_VAL_1_SEAT")
@@ -249,6 +236,4 @@ class WizardsQuestCog(commands.GroupCog, group_name="wq", group_description="Pla
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(WQButton, AidSelect)
-    getattr(bot, "controls", {})["wizards_quest"] = controls
-    await bot.add_cog(WizardsQuestCog(bot))
+    await wq.install(bot, WizardsQuestCog(bot))

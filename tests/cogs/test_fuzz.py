@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
 from bot import GameMasterBot, Settings
-from cogs.wizards_quest import controls as wq_controls
+from cogs.wizards_quest import wq as wq_glue
 from engine.core.models import from_json, to_json
 from engine.games.risk import RiskState
 from engine.games.risk.mapdata import classic
@@ -191,7 +191,7 @@ async def wizards_quest_steps(table: Table, seated: dict[int, dict[str, Any]]) -
         table.saved[name], table.seq[name] = await stored(h), state.seq
         table.pending[name] = seated[RULESET.pending(state)[0].player]
         table.fitting[name] = sorted(TODO_ACTIONS[state.todo[0].kind] if state.todo else STEP_ACTIONS[state.phase])
-        view = wq_controls(state, [])
+        view = wq_glue.controls(state, [])
         table.offered[name] = [item.custom_id for item in view.children] if view else []  # type: ignore[attr-defined]
 
 

@@ -153,6 +153,11 @@ def unreplayed(db: Path) -> list[int]:
     return wrong
 
 
+BACKLOG_TIMEOUT_S = 4 * STEP_TIMEOUT_S
+"""How long the audit waits for the posts a run left queued: after faults and kills they wait out back-offs and
+rate limits, which a loaded machine stretches (it returns as soon as all is told)."""
+
+
 def untold(db: Path) -> list[str]:
     """The games whose story is not told up to their last action (`announced`)."""
     with _reading(db) as con:
@@ -176,7 +181,7 @@ def audit(db: Path, ledger: Mapping[str, Sequence[SentMessage]]) -> Audit:
     return found
 
 
-async def told(db: Path, fake: FakeDiscord, timeout: float = STEP_TIMEOUT_S) -> Audit:
+async def told(db: Path, fake: FakeDiscord, timeout: float = BACKLOG_TIMEOUT_S) -> Audit:
     """The audit once every game is told to its end and the outbox has delivered it, or `timeout` passed (a
     game's last move is saved, and the game finished, before its post is queued)."""
     with contextlib.suppress(TimeoutError):

@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel
-
 from engine.core.controls import Choice, Control
-from engine.core.models import Action, Decision, Event, GameState, Seat
+from engine.core.models import Action, Decision, Event, Seat
 from engine.core.orders import missing
 from engine.core.ruleset import Policy
 from engine.core.spec import GameSpec
@@ -33,55 +31,44 @@ class RiskRuleset:
     def __init__(self, board: RiskMap | None = None) -> None:
         self.board = board or classic()
 
-    def player_range(self, options: BaseModel) -> tuple[int, int]:
-        assert isinstance(options, RiskOptions)
+    def player_range(self, options: RiskOptions) -> tuple[int, int]:
         return setup.PLAYER_RANGE[options.mode]
 
     def parse_action(self, data: dict[str, Any]) -> Action:
         return ACTION_ADAPTER.validate_python(data)
 
-    def check_position(self, state: GameState) -> None:
-        assert isinstance(state, RiskState)
+    def check_position(self, state: RiskState) -> None:
         check_position(state, self.board)
 
     def parse_event(self, data: dict[str, Any]) -> Event:
         return EVENT_ADAPTER.validate_python(data)
 
-    def new_game(self, seats: Sequence[Seat], options: BaseModel, seed: int) -> tuple[GameState, list[Event]]:
-        assert isinstance(options, RiskOptions)
+    def new_game(self, seats: Sequence[Seat], options: RiskOptions, seed: int) -> tuple[RiskState, list[Event]]:
         return setup.new_game(self.board, seats, options, seed)
 
-    def apply(self, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
-        assert isinstance(state, RiskState)
+    def apply(self, state: RiskState, action: Action) -> tuple[RiskState, list[Event]]:
         return rules.apply(state, action, self.board)
 
-    def pending(self, state: GameState) -> list[Decision]:
-        assert isinstance(state, RiskState)
+    def pending(self, state: RiskState) -> list[Decision]:
         return pending(state)
 
-    def choices(self, state: GameState, player: int, field: str, **context: Any) -> list[Choice]:
-        assert isinstance(state, RiskState)
+    def choices(self, state: RiskState, player: int, field: str, **context: Any) -> list[Choice]:
         return legal.choices(state, self.board, player, field, context)
 
-    def controls(self, state: GameState, player: int, recent: Sequence[Event] = ()) -> list[Control]:
-        assert isinstance(state, RiskState)
+    def controls(self, state: RiskState, player: int, recent: Sequence[Event] = ()) -> list[Control]:
         return legal.controls(state, self.board, player, recent)
 
-    def view(self, state: GameState, viewer: int | None) -> GameState:
-        assert isinstance(state, RiskState)
+    def view(self, state: RiskState, viewer: int | None) -> RiskState:
         return view(state, viewer)
 
-    def winners(self, state: GameState) -> list[int] | None:
-        assert isinstance(state, RiskState)
+    def winners(self, state: RiskState) -> list[int] | None:
         return [state.winner] if state.phase is Phase.GAME_OVER and state.winner is not None else None
 
-    def alive(self, state: GameState) -> list[int]:
-        assert isinstance(state, RiskState)
+    def alive(self, state: RiskState) -> list[int]:
         return state.active_ids()
 
-    def ranking(self, state: GameState) -> list[int]:
+    def ranking(self, state: RiskState) -> list[int]:
         """The winner, then survivors by territories and armies, then resigned and eliminated seats."""
-        assert isinstance(state, RiskState)
         held = {p.id: (len(state.territories_of(p.id)), sum(state.armies[t] for t in state.territories_of(p.id)))
                 for p in state.players}
         order = sorted(state.players, key=lambda p: (p.id != state.winner, p.status != "active",
@@ -91,30 +78,25 @@ class RiskRuleset:
     def policy(self, name: str) -> Policy:
         return POLICIES[name](self.board)
 
-    def narrate(self, event: Event, state: GameState, locale: str = "en") -> str | None:
-        assert isinstance(state, RiskState)
+    def narrate(self, event: Event, state: RiskState, locale: str = "en") -> str | None:
         return narrate(event, state, self.board, locale)
 
-    def sequel(self, event: Event, previous: Event, state: GameState, locale: str = "en") -> str | None:
+    def sequel(self, event: Event, previous: Event, state: RiskState, locale: str = "en") -> str | None:
         return sequel(event, previous, locale)
 
-    def summary(self, player: int, events: Sequence[Event], state: GameState, locale: str = "en") -> str:
-        assert isinstance(state, RiskState)
+    def summary(self, player: int, events: Sequence[Event], state: RiskState, locale: str = "en") -> str:
         return summary(player, events, state, self.board, locale)
 
-    def prompt(self, decision: Decision, state: GameState, locale: str = "en") -> str:
-        assert isinstance(state, RiskState)
+    def prompt(self, decision: Decision, state: RiskState, locale: str = "en") -> str:
         return prompt(decision, state, self.board, locale)
 
-    def text_board(self, state: GameState, locale: str = "en") -> str:
-        assert isinstance(state, RiskState)
+    def text_board(self, state: RiskState, locale: str = "en") -> str:
         return text_board(state, self.board, locale)
 
-    def timeout_action(self, state: GameState, player: int) -> Action:
+    def timeout_action(self, state: RiskState, player: int) -> Action:
         return self.timeout_actions(state, player)[0]
 
-    def timeout_actions(self, state: GameState, player: int) -> list[Action]:
-        assert isinstance(state, RiskState)
+    def timeout_actions(self, state: RiskState, player: int) -> list[Action]:
         return timeouts.timeout_actions(self.board, state, player)
 
 

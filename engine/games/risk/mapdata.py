@@ -8,6 +8,8 @@ from typing import Literal
 
 from pydantic import BaseModel, model_validator
 
+from engine.core.graph import check_links
+
 DATA_DIR = Path(__file__).resolve().parents[3] / "data" / "risk"
 
 Symbol = Literal["infantry", "cavalry", "artillery"]
@@ -67,16 +69,7 @@ class RiskMap(BaseModel):
         for t in self.territories:
             if t.continent not in known_continents:
                 raise ValueError(f"{t.id}: unknown continent {t.continent}")
-        seen: set[frozenset[str]] = set()
-        for e in self.edges:
-            if e.a == e.b:
-                raise ValueError(f"self-loop at {e.a}")
-            if e.a not in ids or e.b not in ids:
-                raise ValueError(f"edge {e.a}-{e.b} names an unknown territory")
-            pair = frozenset((e.a, e.b))
-            if pair in seen:
-                raise ValueError(f"duplicate edge {e.a}-{e.b}")
-            seen.add(pair)
+        check_links(((e.a, e.b) for e in self.edges), set(ids), "edge")
         for m in self.missions:
             if m.destroy is not None and m.destroy not in self.colours:
                 raise ValueError(f"{m.id}: unknown colour {m.destroy}")

@@ -5,11 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel
-
 from engine.core.controls import Choice, Control
 from engine.core.i18n import msg
-from engine.core.models import Action, Decision, Event, GameState, Seat
+from engine.core.models import Action, Decision, Event, Seat
 from engine.core.ruleset import Policy
 from engine.core.spec import GameSpec
 from engine.games.wizards_quest import legal, rules, setup, timeouts
@@ -34,49 +32,41 @@ class WizardsQuestRuleset:
     def __init__(self, data: WQData | None = None) -> None:
         self.data = data or standard()
 
-    def player_range(self, options: BaseModel) -> tuple[int, int]:
+    def player_range(self, options: WQOptions) -> tuple[int, int]:
         return self.data.params.players["min"], self.data.params.players["max"]
 
     def parse_action(self, data: dict[str, Any]) -> Action:
         return ACTION_ADAPTER.validate_python(data)
 
-    def check_position(self, state: GameState) -> None:
-        assert isinstance(state, WQState)
+    def check_position(self, state: WQState) -> None:
         check_position(state, self.data)
 
     def parse_event(self, data: dict[str, Any]) -> Event:
         return EVENT_ADAPTER.validate_python(data)
 
-    def new_game(self, seats: Sequence[Seat], options: BaseModel, seed: int) -> tuple[GameState, list[Event]]:
-        assert isinstance(options, WQOptions)
+    def new_game(self, seats: Sequence[Seat], options: WQOptions, seed: int) -> tuple[WQState, list[Event]]:
         return setup.new_game(self.data, seats, options, seed)
 
-    def apply(self, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
-        assert isinstance(state, WQState)
+    def apply(self, state: WQState, action: Action) -> tuple[WQState, list[Event]]:
         return rules.apply(state, action, self.data)
 
-    def pending(self, state: GameState) -> list[Decision]:
-        assert isinstance(state, WQState)
+    def pending(self, state: WQState) -> list[Decision]:
         return pending(state)
 
-    def view(self, state: GameState, viewer: int | None) -> GameState:
-        assert isinstance(state, WQState)
+    def view(self, state: WQState, viewer: int | None) -> WQState:
         return view(state, viewer)
 
-    def winners(self, state: GameState) -> list[int] | None:
-        assert isinstance(state, WQState)
+    def winners(self, state: WQState) -> list[int] | None:
         return list(state.winners) if state.phase is Phase.GAME_OVER and state.winners is not None else None
 
-    def alive(self, state: GameState) -> list[int]:
-        assert isinstance(state, WQState)
+    def alive(self, state: WQState) -> list[int]:
         return state.active_ids()
 
-    def ranking(self, state: GameState) -> list[int]:
+    def ranking(self, state: WQState) -> list[int]:
         """The winners, then survivors by treasures retrieved, locations and men, then the fallen by treasures.
 
         Rebels are nobody's strength: a resigned player ranks among the fallen (WQ-LEAVE-3).
         """
-        assert isinstance(state, WQState)
         won = set(state.winners or [])
 
         def strength(pid: int) -> tuple[int, int, int]:
@@ -93,37 +83,29 @@ class WizardsQuestRuleset:
     def policy(self, name: str) -> Policy:
         return POLICIES[name](self.data)
 
-    def narrate(self, event: Event, state: GameState, locale: str = "en") -> str | None:
-        assert isinstance(state, WQState)
+    def narrate(self, event: Event, state: WQState, locale: str = "en") -> str | None:
         return narrate(event, state, self.data, locale)
 
-    def sequel(self, event: Event, previous: Event, state: GameState, locale: str = "en") -> str | None:
-        assert isinstance(state, WQState)
+    def sequel(self, event: Event, previous: Event, state: WQState, locale: str = "en") -> str | None:
         return sequel(event, previous, state, locale)
 
-    def summary(self, player: int, events: Sequence[Event], state: GameState, locale: str = "en") -> str:
-        assert isinstance(state, WQState)
+    def summary(self, player: int, events: Sequence[Event], state: WQState, locale: str = "en") -> str:
         return summary(player, events, state, self.data, locale)
 
-    def prompt(self, decision: Decision, state: GameState, locale: str = "en") -> str:
-        assert isinstance(state, WQState)
+    def prompt(self, decision: Decision, state: WQState, locale: str = "en") -> str:
         return prompt(decision, state, self.data, locale)
 
-    def text_board(self, state: GameState, locale: str = "en") -> str:
-        assert isinstance(state, WQState)
+    def text_board(self, state: WQState, locale: str = "en") -> str:
         return text_board(state, self.data, locale)
 
-    def timeout_action(self, state: GameState, player: int) -> Action:
-        assert isinstance(state, WQState)
+    def timeout_action(self, state: WQState, player: int) -> Action:
         return timeouts.timeout_action(state, self.data, player)
 
-    def choices(self, state: GameState, player: int, field: str, **context: Any) -> list[Choice]:
-        assert isinstance(state, WQState)
+    def choices(self, state: WQState, player: int, field: str, **context: Any) -> list[Choice]:
         return legal.choices(state, self.data, player, field, context)
 
-    def controls(self, state: GameState, player: int, recent: Sequence[Event] = ()) -> list[Control]:
+    def controls(self, state: WQState, player: int, recent: Sequence[Event] = ()) -> list[Control]:
         """Every decision belongs to the seat whose turn it is; `recent` changes nothing here."""
-        assert isinstance(state, WQState)
         decisions = pending(state)
         if not decisions or decisions[0].player != player:
             return []

@@ -8,6 +8,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from engine.core.graph import check_links
+
 DATA_DIR = Path(__file__).resolve().parents[3] / "data" / "wizards_quest"
 
 LinkKind = Literal["land", "bridge", "tunnel"]
@@ -58,14 +60,7 @@ class WQMap(BaseModel):
         for r in self.regions:
             if r.territories != [f"{r.id}.{t}" for t in range(1, 7)]:
                 raise ValueError(f"region {r.id}: territories must be {r.id}.1 … {r.id}.6")
-        seen: set[frozenset[str]] = set()
-        for link in self.links:
-            if link.a == link.b or link.a not in ids or link.b not in ids:
-                raise ValueError(f"bad link {link.a}-{link.b}")
-            pair = frozenset((link.a, link.b))
-            if pair in seen:
-                raise ValueError(f"duplicate link {link.a}-{link.b}")
-            seen.add(pair)
+        check_links(((link.a, link.b) for link in self.links), set(ids), "link")
         for w in self.water:
             unknown = set(w.borders) - set(ids)
             if unknown:
