@@ -4,6 +4,7 @@ and exports of a live game (issue #15, part 5)."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
 from collections.abc import AsyncIterator, Iterator, Sequence
@@ -22,7 +23,6 @@ from engine.core.ruleset import Ruleset
 from engine.core.views import HIDDEN, SEALED, is_view
 from engine.games import NAMES, get
 from engine.games.risk import RiskState
-from engine.games.wizards_quest import WQState
 from engine.positions import load_position
 from engine.service import GameService, Outcome
 from engine.store import SqliteStore
@@ -35,67 +35,22 @@ HUMAN = 111111111111111111
 
 # ---------------------------------------------------------------- each game's secrets, declared once
 
-def scramble_risk(s: GameState, viewer: int | None, rng: random.Random) -> dict[str, Any]:
-    """Changes to every Risk secret `viewer` may not see: the others' missions, plans and standing defence."""
-    assert isinstance(s, RiskState)
-    others = [p.id for p in s.players if p.id != viewer]
-    changes: dict[str, Any] = {}
-    if s.phase.value != "game_over":
-        changes["missions"] = {p: ("M01" if m != "M01" else "M02") if p in others else m
-                               for p, m in s.missions.items()}
-    changes["plans"] = {p: ({("alaska" if "alaska" not in plan else "peru"): sum(plan.values())} if p in others
-                            else plan) for p, plan in s.plans.items()}
-    changes["standing_defence"] = {p: 3 - d if p in others else d for p, d in s.standing_defence.items()}
-    return changes
-
-
-KINDS = ("crown", "chest", "ring", "decoy")
-
-
-def scramble_wq(s: GameState, viewer: int | None, rng: random.Random) -> dict[str, Any]:
-    """Under the decoy variant, the kind of every marker `viewer` did not hide (until the game is over)."""
-    assert isinstance(s, WQState)
-    if not s.options.decoy or s.phase.value == "game_over":
-        return {}
-    return {"treasures": [t if t.hider == viewer or t.kind is None else
-                          replace(t, kind=KINDS[(KINDS.index(t.kind) + 1) % 4]) for t in s.treasures]}
-
-
-def risk_words(s: GameState) -> set[str]:
-    """Text no public line may hold while the game runs: the missions' own wording."""
-    assert isinstance(s, RiskState)
-    board = get("risk").board  # type: ignore[attr-defined]
-    return {board.mission[m].text.rstrip(".") for m in s.missions.values()} if s.phase.value != "game_over" else set()
-
-
-def risk_prepare(s: GameState) -> GameState:
-    """Every seat defends with one die for good (the AI seats never choose it, so the secret would stay unused)."""
-    assert isinstance(s, RiskState)
-    return replace(s, standing_defence={p.id: 1 for p in s.players})
-
-
-GAMES: dict[str, dict[str, Any]] = {
-    "risk": {"options": [{"mode": "secret_mission", "setup_placement": "simultaneous", "defender_dice": "choose"},
-                         {"mode": "standard", "setup": "random_deal"}],
-             "prepare": risk_prepare, "scramble": scramble_risk, "words": risk_words},
-    "wizards_quest": {"options": [{"decoy": True}, {}], "prepare": lambda s: s, "scramble": scramble_wq,
-                      "words": lambda s: set()},
-}
-"""Per game: options that bring its secrets into play, a change to a new game that brings in those the AI seats
-leave unused, the game's own secrets beyond hands, deck and dice (to change them), and the words that would give
-one away in text. A new game fails here until it declares its own."""
-
-
-def spec(name: str) -> dict[str, Any]:
-    assert name in GAMES, f"{name}: declare its secrets in GAMES"
-    return GAMES[name]
+def secrets(name: str) -> dict[str, Any]:
+    """A game's secrets, declared in `tests/engine/<game>/hidden.py` as `SECRETS`: options that bring them into
+    play, a change to a new game that brings in those the AI seats leave unused, the game's own secrets beyond
+    hands, deck and dice (to change them), and the words that would give one away in text. A new game fails
+    here until it declares its own."""
+    try:
+        return importlib.import_module(f"tests.engine.{name}.hidden").SECRETS  # type: ignore[no-any-return]
+    except ModuleNotFoundError as err:
+        raise AssertionError(f"{name}: declare its secrets in tests/engine/{name}/hidden.py") from err
 
 
 # ---------------------------------------------------------------- checks on one state
 
 def scrambled(name: str, s: GameState, viewer: int | None, rng: random.Random) -> GameState:
     """`s` with every secret `viewer` may not see changed: the dice, the deck order, the others' cards (dealt
-    afresh from the others' hands and the deck), and the game's own (GAMES)."""
+    afresh from the others' hands and the deck), and the game's own (its `secrets`)."""
     changes: dict[str, Any] = {"rng": RngState(state=s.rng.state ^ 0x5DEECE66D, forced=list(s.rng.forced))}
     hands: dict[int, list[str]] = getattr(s, "hands", {})
     deck: list[str] = list(getattr(s, "deck", []))
@@ -108,7 +63,7 @@ def scrambled(name: str, s: GameState, viewer: int | None, rng: random.Random) -
         changes["hands"] = dealt
     if hasattr(s, "deck"):
         changes["deck"] = pool[::-1]
-    changes.update(spec(name)["scramble"](s, viewer, rng))
+    changes.update(secrets(name)["scramble"](s, viewer, rng))
     return replace(s, **changes)
 
 
@@ -159,7 +114,7 @@ def check_events(ruleset: Ruleset, name: str, s: GameState, events: list[Event],
     """The step's public events and their narration hold no card still secret and no secret's wording."""
     data = to_json(public)
     secret = secret_cards(s, None) - set(strings(data))
-    words = spec(name)["words"](s)
+    words = secrets(name)["words"](s)
     for event in events:
         if event.private_to is not None:
             assert ruleset.narrate(event, public) is None
@@ -176,7 +131,7 @@ def check_events(ruleset: Ruleset, name: str, s: GameState, events: list[Event],
 
 def configs() -> Iterator[Any]:
     for name in NAMES:
-        for k, options in enumerate(spec(name)["options"]):
+        for k, options in enumerate(secrets(name)["options"]):
             yield pytest.param(name, options, id=f"{name}-{k}")
 
 
@@ -185,7 +140,7 @@ def play_and_check(ruleset: Ruleset, name: str, options: dict[str, Any], players
     turns, then of every fourth and of the end; the final position."""
     seats = [Seat(id=HUMAN + i, name=f"P{i}") for i in range(players)]
     state, opening = ruleset.new_game(seats, ruleset.options_model.model_validate(options), seed)
-    state = spec(name)["prepare"](state)
+    state = secrets(name)["prepare"](state)
     rng = random.Random(seed)
     check_events(ruleset, name, state, opening, check_view(ruleset, name, state, None, rng))
 
@@ -281,7 +236,7 @@ async def check_live_outputs(service: GameService, ruleset: Ruleset, name: str, 
     _, mine = await service.view(CHANNEL, HUMAN)
     assert public == ruleset.view(real, None) and mine == ruleset.view(real, HUMAN)
     assert await service.board(CHANNEL) == b"png" and DRAWN[-1] == public, "the board shows a secret"
-    words = spec(name)["words"](real)
+    words = secrets(name)["words"](real)
     text = json.dumps(exported, ensure_ascii=False)
     assert not any(w in text for w in words)
 
@@ -323,7 +278,7 @@ async def test_what_the_service_posts_and_exports_shows_no_secret(service: GameS
         if payload["state"] is not None:
             real = found[payload["state"]["seq"]]
             text = "\n".join(payload["messages"])
-            assert not any(w in text for w in spec(name)["words"](real))
+            assert not any(w in text for w in secrets(name)["words"](real))
             assert not any(p in text for p in revealing_prompts(ruleset, real)), "a post's ping tells a secret"
 
 

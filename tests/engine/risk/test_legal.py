@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 import pytest
 
 from engine.core.i18n import translate
-from engine.games.risk import RULESET
+from engine.core.models import Action, Event, GameState, Seat
+from engine.core.play import play_out
+from engine.games.risk import RULESET, RiskOptions
 from engine.games.risk import events as E
+from tests.engine.legality import Fields, accepted, numbers, play_and_check
 from tests.engine.risk.helpers import P1, P2, P3, Interrupt, Phase, position
 
 
@@ -85,3 +89,52 @@ def test_the_attack_buttons_repeat_the_last_attack_while_it_can_go_on() -> None:
 def test_an_unknown_field_is_a_programming_error() -> None:
     with pytest.raises(KeyError):
         RULESET.choices(position(), P1, "attack.nowhere")
+
+
+# ---------------------------------------------------------------- held to apply over random games
+
+RISK_IDS = list(RULESET.board.ids)
+FIELDS: Fields = {
+    "claim": {"territory": {"candidates": RISK_IDS}},
+    "place": {"territory": {"candidates": RISK_IDS, "fixed": {"count": 1}}},
+    "place_neutral": {"territory": {"candidates": RISK_IDS}},
+    "attack": {"source": {"candidates": RISK_IDS, "fixed": {"dice": None, "until": "once", "keep": 1},
+                          "free": ("target", RISK_IDS)},
+               "target": {"candidates": RISK_IDS, "fixed": {"dice": None, "until": "once", "keep": 1}}},
+    "fortify": {"source": {"candidates": RISK_IDS, "fixed": {"count": 1}, "free": ("target", RISK_IDS)},
+                "target": {"candidates": RISK_IDS, "fixed": {"count": 1}}},
+    "move": {"count": {"candidates": numbers}},
+    "defend": {"dice": {"candidates": numbers, "fixed": {"always": False}}},
+}
+
+
+@pytest.mark.parametrize(("options", "players", "seed"), [
+    (RiskOptions(), 3, 1),
+    (RiskOptions(setup="random_deal", defender_dice="choose", fortify_mode="connected"), 4, 2),
+    (RiskOptions(mode="two_player", defender_dice="choose"), 2, 3),
+    (RiskOptions(mode="secret_mission", setup_placement="bulk_sequential"), 3, 4),
+])
+def test_risk_offers_only_what_the_rules_accept(options: RiskOptions, players: int, seed: int) -> None:
+    controls, choices = play_and_check("risk", FIELDS, options, players, seed)
+    assert controls > 10 and choices > 10, (controls, choices)
+
+
+def test_the_trade_menu_offers_the_cards_of_a_legal_set_only_while_a_trade_is_legal() -> None:
+    risk = RULESET
+    seats = [Seat(id=100 + k, name=f"P{k}") for k in range(3)]
+    state, _ = risk.new_game(seats, RiskOptions(setup="random_deal"), 5)
+    policies = {s.id: risk.policy("baseline") for s in seats}
+    tried = 0
+
+    def step(before: GameState, action: Action, after: GameState, events: list[Event]) -> None:
+        nonlocal tried
+        for seat in seats:
+            hand = before.hands.get(seat.id, [])  # type: ignore[attr-defined]
+            legal_sets = [c for c in itertools.combinations(hand, 3)
+                          if accepted(risk, before, {"type": "trade", "player": seat.id, "cards": list(c)})]
+            offered = [c.value for c in risk.choices(before, seat.id, "trade.cards")]
+            assert set(offered) == {card for cards in legal_sets for card in cards}, before.seq
+            tried += bool(offered)
+
+    play_out(risk, state, policies, 5, max_actions=400, on_step=step)
+    assert tried > 3

@@ -6,7 +6,8 @@ import pytest
 
 from engine.core.i18n import translate
 from engine.games.wizards_quest import RULESET
-from engine.games.wizards_quest.state import Attack, Phase, Todo, Treasure
+from engine.games.wizards_quest.state import Attack, Phase, Todo, Treasure, WQOptions
+from tests.engine.legality import Fields, play_and_check
 from tests.engine.wizards_quest.helpers import P1, P2, play, position
 
 
@@ -62,3 +63,26 @@ def test_capture_buttons_go_with_the_pieces_that_may_move() -> None:
                                   {"type": "capture", "count": 3, "leader": True}, {"type": "cancel"}]
     region = position(2, todo=[Todo(kind="region", beast="dragon")])
     assert actions(region, P1) == [{"type": "region", "region": r} for r in range(1, 7)]
+
+
+# ---------------------------------------------------------------- held to apply over random games
+
+WQ_IDS = list(RULESET.data.map.ids)
+FIELDS: Fields = {
+    "castle": {"castle": {"candidates": WQ_IDS}},
+    "claim": {"territory": {"candidates": WQ_IDS}},
+    "buy": {"location": {"candidates": WQ_IDS}},
+    "attack": {"source": {"candidates": WQ_IDS, "free": ("target", WQ_IDS)},
+               "target": {"candidates": WQ_IDS}},
+    "free": {"source": {"candidates": WQ_IDS}},
+    "aid": {"source": {"candidates": WQ_IDS, "fixed": {"count": 1}}},
+    "mage": {"territory": {"candidates": WQ_IDS}},
+}
+
+
+@pytest.mark.parametrize(("options", "players", "seed"), [
+    (WQOptions(), 3, 1), (WQOptions(decoy=True, turn_order="fixed"), 4, 2), (WQOptions(), 2, 3),
+])
+def test_wizards_quest_offers_only_what_the_rules_accept(options: WQOptions, players: int, seed: int) -> None:
+    controls, choices = play_and_check("wizards_quest", FIELDS, options, players, seed)
+    assert controls > 10 and choices > 10, (controls, choices)
