@@ -4,6 +4,7 @@ at its SQLite file."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -11,7 +12,7 @@ import signal
 import sqlite3
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -82,6 +83,24 @@ class BotProcess:
         except TimeoutError:
             proc.kill()
             await proc.wait()
+
+
+@contextlib.asynccontextmanager
+async def running(fake: FakeDiscord, env: dict[str, str], workdir: Path) -> AsyncIterator[BotProcess]:
+    """The unmodified bot started against `fake`, identified and its commands synced, then stopped; its logs are
+    printed if the body fails, and it must exit cleanly."""
+    bot = BotProcess(env, workdir)
+    try:
+        await bot.start()
+        await fake.wait_until_identified(timeout=STARTUP_TIMEOUT_S)
+        await fake.wait_for(lambda r: r.route == "sync_global", STARTUP_TIMEOUT_S)
+        yield bot
+    except BaseException:
+        print(bot.logs())
+        raise
+    finally:
+        await bot.stop()
+    assert bot.proc is not None and bot.proc.returncode == 0, f"the bot exited with {bot.proc.returncode}"
 
 
 # ------------------------------------------------------------------------------------------------ the database

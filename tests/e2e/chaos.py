@@ -45,6 +45,7 @@ from tests.e2e.botprocess import (
     integrity,
     logged_record,
     read_game,
+    running,
 )
 from tests.e2e.test_risk_game import Humans
 
@@ -414,15 +415,5 @@ async def running_bot(tmp_path: Path, tables: int = 1,
         seated = [(await fake.add_member(f"Player {k + 1}"), fake.world.add_channel(f"table-{k + 1}"))
                   for k in range(tables)]
         env = {**bot_env(fake.env(), tmp_path / "bot.sqlite3"), "POST_TIMEOUT": str(POST_TIMEOUT_S)}
-        bot = BotProcess(env, tmp_path)
-        try:
-            await bot.start()
-            await fake.wait_until_identified(timeout=STARTUP_TIMEOUT_S)
-            await fake.wait_for(lambda r: r.route == "sync_global", STARTUP_TIMEOUT_S)
+        async with running(fake, env, tmp_path) as bot:
             yield fake, bot, seated
-        except BaseException:
-            print(bot.logs())
-            raise
-        finally:
-            await bot.stop()
-        assert bot.proc is not None and bot.proc.returncode == 0, f"the bot exited with {bot.proc.returncode}"

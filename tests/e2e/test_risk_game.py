@@ -21,12 +21,12 @@ from tests.e2e.botprocess import (
     STARTUP_TIMEOUT_S,
     STEP_TIMEOUT_S,
     TOKEN,
-    BotProcess,
     Driver,
     GameSnapshot,
     bot_env,
     integrity,
     read_game,
+    running,
 )
 
 HUMAN_SEED = 53
@@ -215,12 +215,8 @@ async def test_two_humans_and_an_ai_play_risk_to_the_end_across_a_restart(tmp_pa
         alice, bob = await fake.add_member("Alice"), await fake.add_member("Bob")
         members = {int(m["user"]["id"]): m for m in (alice, bob)}
         env = bot_env(fake.env(), db)
-        bot = BotProcess(env, tmp_path)
         humans = Humans(fake, db, members)
-        try:
-            await bot.start()
-            await fake.wait_until_identified(timeout=STARTUP_TIMEOUT_S)
-            await fake.wait_for(lambda r: r.route == "sync_global", STARTUP_TIMEOUT_S)
+        async with running(fake, env, tmp_path) as bot:
 
             # The lobby: Alice hosts, Bob joins, Alice adds an AI and starts.
             alice_id, bob_id = members
@@ -285,12 +281,6 @@ async def test_two_humans_and_an_ai_play_risk_to_the_end_across_a_restart(tmp_pa
             print(f"winner {state.name(state.winner)} after {humans.interactions} interactions, turn {state.turn},"
                   f" {final.actions} actions, {time.monotonic() - started:.1f}s; {restart_note};"
                   f" used {dict(humans.used)}")
-        except BaseException:
-            print(bot.logs())
-            raise
-        finally:
-            await bot.stop()
-        assert bot.proc is not None and bot.proc.returncode == 0, f"the bot exited with {bot.proc.returncode}"
         assert integrity(db) == "ok"
         assert not fake.unhandled(), [str(r) for r in fake.unhandled()]
         assert TOKEN not in bot.logs()

@@ -19,14 +19,13 @@ from tests.discord.fakeapi import InteractionRecord, SentMessage
 from tests.discord.fakediscord import FakeDiscord
 from tests.discord.payloads import STRING_SELECT, iter_components
 from tests.e2e.botprocess import (
-    STARTUP_TIMEOUT_S,
     STEP_TIMEOUT_S,
     TOKEN,
-    BotProcess,
     Driver,
     GameSnapshot,
     bot_env,
     integrity,
+    running,
 )
 
 HUMAN_SEED = 71
@@ -193,12 +192,8 @@ async def test_one_human_and_two_ais_play_wizards_quest_to_a_winner(tmp_path: Pa
     async with FakeDiscord(token=TOKEN) as fake:
         alice = await fake.add_member("Alice")
         env = bot_env(fake.env(), db)
-        bot = BotProcess(env, tmp_path)
         human = Human(fake, db, alice)
-        try:
-            await bot.start()
-            await fake.wait_until_identified(timeout=STARTUP_TIMEOUT_S)
-            await fake.wait_for(lambda r: r.route == "sync_global", STARTUP_TIMEOUT_S)
+        async with running(fake, env, tmp_path):
 
             _, created = await human.slash("game", "new", "wizards-quest", options={
                                                                    "round_limit": ROUND_LIMIT})
@@ -240,12 +235,6 @@ async def test_one_human_and_two_ais_play_wizards_quest_to_a_winner(tmp_path: Pa
             print(f"winners {[state.name(w) for w in state.winners]} after {human.interactions} interactions,"
                   f" round {state.round}, {final.actions} actions, {time.monotonic() - started:.1f}s;"
                   f" used {dict(used)}")
-        except BaseException:
-            print(bot.logs())
-            raise
-        finally:
-            await bot.stop()
-        assert bot.proc is not None and bot.proc.returncode == 0, f"the bot exited with {bot.proc.returncode}"
         assert integrity(db) == "ok"
         assert not fake.unhandled(), [str(r) for r in fake.unhandled()]
 
