@@ -19,6 +19,7 @@ from engine.core.controls import Choice, Control
 from engine.core.errors import RuleError
 from engine.core.i18n import Msg, mention, translate
 from engine.core.models import Event, GameState, Seat
+from engine.core.names import normalise
 from engine.core.ruleset import Ruleset
 from engine.games import get
 from engine.service import GameService
@@ -166,9 +167,6 @@ async def stale(interaction: discord.Interaction, state: GameState, seq: int) ->
     await reply(interaction, translate("button.stale", locale_of(interaction)), ephemeral=True)
     return True
 
-
-def normalise(text: str) -> str:
-    return re.sub(r"[\s_\-.,:&'’]+", " ", text.strip().lower()).strip()
 
 
 def matching(current: str, offered: Iterable[Choice], locale: str) -> list[app_commands.Choice[Any]]:

@@ -3,16 +3,11 @@
 from __future__ import annotations
 
 import difflib
-import re
 
 from engine.core.errors import RuleError
 from engine.core.i18n import inert
+from engine.core.names import normalise
 from engine.games.risk.mapdata import RiskMap, classic
-
-
-def normalise(text: str) -> str:
-    return re.sub(r"[\s_\-.&']+", " ", text.strip().lower()).strip()
-
 
 _KEYS: dict[int, dict[str, str]] = {}
 

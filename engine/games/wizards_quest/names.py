@@ -6,12 +6,8 @@ import re
 
 from engine.core.errors import RuleError
 from engine.core.i18n import inert
+from engine.core.names import normalise
 from engine.games.wizards_quest.data import WQData, standard
-
-
-def normalise(text: str) -> str:
-    return re.sub(r"[\s_\-.,:'’]+", " ", text.strip().lower()).strip()
-
 
 _KEYS: dict[int, dict[str, str]] = {}
 
