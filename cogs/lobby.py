@@ -43,7 +43,6 @@ CLOCK_PARAMETERS = [
               translate("lobby.option.absent_after"), 2),
 ]
 """The table's clock, which every game's `/game new` sets alike."""
-CLOCK = {p.option for p in CLOCK_PARAMETERS}
 COLOURS = [app_commands.Choice(name=c.capitalize(), value=c)
            for c in ("red", "blue", "green", "yellow", "black", "pink")]
 
@@ -71,11 +70,8 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
 
     async def open_game(self, interaction: discord.Interaction, spec: GameSpec, given: dict[str, Any]) -> None:
         """Open the lobby of a `/game new <game>` command with the options the member set."""
-        options = {k: v for k, v in given.items() if k not in CLOCK}
-        timer = given.get("turn_timer_hours", 24.0)
-        options |= {"turn_timer_hours": timer, "timeout_action": given.get("timeout_action", "ai"),
-                    "absent_after": given.get("absent_after", 2),
-                    "defender_timeout_minutes": 1.0 if timer <= 1 else 60.0}  # ruling 10
+        timer = given["turn_timer_hours"]  # the clock's options always come, with CLOCK_PARAMETERS' defaults
+        options = given | {"defender_timeout_minutes": 1.0 if timer <= 1 else 60.0}  # ruling 10
         await acknowledge(interaction)
         await service_of(interaction).new_game(interaction.channel_id or 0, interaction.guild_id,
                                                seat_for(interaction.user), spec.name, options,
