@@ -63,8 +63,17 @@ def test_every_rule_id_has_a_test(game: str) -> None:
     assert not missing, f"{len(missing)} rule IDs have no test: {missing}"
 
 
+BUILDING = sorted(p.name for p in (ROOT / "engine" / "games").iterdir()
+                  if p.is_dir() and not p.name.startswith("_") and not (p / "__init__.py").exists())
+"""Games under construction: a package without its `__init__` (so without a `SPEC`) is offered nowhere yet, and
+its tests may cite the IDs of its specification."""
+
+
 def test_marks_name_real_ids() -> None:
     known = {i for ref in REFERENCES.values() for i in defined(ref)}
+    for name in BUILDING:
+        spec = (ROOT.parent / "shared" / "rules" / f"{name.replace('_', '-')}.md").read_text(encoding="utf-8")
+        known |= set(re.findall(r"\b[A-Z]+-[A-Z]+-\d+\b", spec))
     unknown = sorted(marked_ids() - known)
     assert not unknown, f"tests cite IDs the reference does not define: {unknown}"
 
