@@ -328,6 +328,10 @@ class Cards(Frozen):
         return {c.id: c for c in [*self.actions, *self.events]}
 
     @cached_property
+    def actions_by_id(self) -> dict[str, ActionCard]:
+        return {c.id: c for c in self.actions}
+
+    @cached_property
     def spell(self) -> dict[str, Spell]:
         return {s.id: s for s in self.spells}
 

@@ -12,7 +12,6 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.core.orders import Orders
 from engine.core.players import Player, SeatedState
 from engine.games.battlemist.data import RaceId
 from engine.games.battlemist.pieces import EMPTY, CityMark, Count, Effects, HeroToken, Stars, Stock, Troops
@@ -96,8 +95,8 @@ class BMState(SeatedState):
     """This round's initiative order (BM-INI-2)."""
     active: int | None = None
     """The player whose individual turn it is (phases QUEST, MOVEMENT, COMBAT)."""
-    econstart: Orders[list[str]] | None = None
-    """W-ECONSTART plays, committed privately (BM-ECO-3)."""
+    cast: dict[int, list[str]] = field(default_factory=dict)
+    """Each player's spells cast this round, as `<scope>:<spell>` (once per window, BM-SPL-1); cleared at END_ROUND."""
     winners: list[int] | None = None
     """None while the game goes on; the winning seats once it is over (BM-VIC-2: a shared victory)."""
 
