@@ -274,6 +274,11 @@ class ActionCard(Frozen):
     defender_only: bool = False
     cost: Cost = Field(default_factory=dict)
     monster: MonsterType | None = None
+    move_bonus: int | None = None
+    """Extra movement for the player's units that start the movement step in the chosen region (AC02)."""
+    free_terrain: Literal["all", "region"] | None = None
+    """The player's units ignore forest and mountain stops this step: all of them, or those that start it in the
+    chosen region (AC03)."""
 
 
 class EventCard(Frozen):
@@ -289,6 +294,8 @@ class EventCard(Frozen):
     a_at: int | None = None
     b_at: int | None = None
     remove: int | None = None
+    movement: int | None = None
+    """Every unit's movement value this round (EV6)."""
 
     def needed(self, players: int) -> int:
         """T' = max(1, T − (6 − N)) (BM-EVT-1)."""
@@ -308,6 +315,10 @@ class Spell(Frozen):
     kill_on: int | None = None
     routs: int | None = None
     monster: MonsterType | None = None
+    move_bonus: int | None = None
+    """As ActionCard.move_bonus (SP02)."""
+    free_terrain: Literal["all", "region"] | None = None
+    """As ActionCard.free_terrain (SP03)."""
 
 
 class Artifact(Frozen):

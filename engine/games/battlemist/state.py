@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core.players import Player, SeatedState
 from engine.games.battlemist.data import RaceId
+from engine.games.battlemist.movement import MoveStep
 from engine.games.battlemist.pieces import EMPTY, CityMark, Count, Effects, HeroToken, Stars, Stock, Troops
 
 
@@ -95,6 +96,8 @@ class BMState(SeatedState):
     """This round's initiative order (BM-INI-2)."""
     active: int | None = None
     """The player whose individual turn it is (phases QUEST, MOVEMENT, COMBAT)."""
+    movement: MoveStep | None = None
+    """The active player's movement step (BM-MOV-8): its W-MOVESTART effects and move orders."""
     cast: dict[int, list[str]] = field(default_factory=dict)
     """Each player's spells cast this round, as `<scope>:<spell>` (once per window, BM-SPL-1); cleared at END_ROUND."""
     winners: list[int] | None = None
