@@ -20,7 +20,7 @@ from engine.core.models import Action, Decision, Event
 from engine.core.names import normalise
 from engine.core.rng import Rng
 from engine.games.battlemist import windows
-from engine.games.battlemist.data import ARMY, MONSTERS, STOPS, EventCard, Window, load
+from engine.games.battlemist.data import ARMY, MONSTERS, STOPS, ActionCard, EventCard, Spell, Window, load
 from engine.games.battlemist.pieces import Troops, UnitKind
 
 if TYPE_CHECKING:
@@ -185,6 +185,18 @@ def resolve_region(text: str) -> str:
         if normalise(region.name) == wanted:
             return region.id
     raise RuleError("BM_E_UNKNOWN_REGION", x=text)
+
+
+UNIT_NAMES: dict[str, UnitKind] = {
+    "inf": "infantry", "infantry": "infantry", "arch": "archers", "archer": "archers", "archers": "archers",
+    "cav": "cavalry", "cavalry": "cavalry", "giant": "giant", "giants": "giant", "firebreather": "firebreather",
+    "firebreathers": "firebreather", "dragon": "dragon", "dragons": "dragon"}
+"""How a unit type may be typed in `/bm move` (`2 cav`, BM-DIG-12)."""
+
+
+def resolve_unit(text: str) -> UnitKind | None:
+    """The unit type typed as `text`, or None."""
+    return UNIT_NAMES.get(normalise(text))
 
 
 def label(region: str) -> str:
@@ -401,11 +413,15 @@ def begin_movement(state: BMState, rng: Rng) -> list[Event]:
     return [MovementStarted(player=state.active)]
 
 
+def _aimed(effect: ActionCard | Spell | None) -> bool:
+    """Whether a card or spell acts on one chosen region (AC02, SP02, SP03)."""
+    return effect is not None and (bool(effect.move_bonus) or effect.free_terrain == "region")
+
+
 def move_play(state: BMState, action: MovePlay, rng: Rng) -> list[Event]:
     """AC02 Forced March (+1 movement from a region) or AC03 Pathfinders (no terrain stops this step)."""
     step = _step(state, action.player)
-    card_data = load().cards.actions_by_id.get(action.card)
-    aimed = card_data is not None and card_data.window == "movestart" and card_data.free_terrain != "all"
+    aimed = _aimed(load().cards.actions_by_id.get(action.card))
     region = _target(state, action.region) if aimed else None
     card, events = windows.play(state, action.player, action.card, _window(step))
     return events + _boost(state, action.player, card.id, region, card.move_bonus, card.free_terrain)
@@ -414,7 +430,7 @@ def move_play(state: BMState, action: MovePlay, rng: Rng) -> list[Event]:
 def move_cast(state: BMState, action: MoveCast, rng: Rng) -> list[Event]:
     """SP02 Swift Winds (+1 movement from a region) or SP03 Pathfinding (no terrain stops from a region)."""
     step = _step(state, action.player)
-    region = _target(state, action.region)
+    region = _target(state, action.region) if _aimed(load().cards.spell.get(action.spell)) else None
     scope = f"r{state.round}:move:{action.player}"
     spell, events = windows.cast(state, action.player, action.spell, _window(step), scope)
     return events + _boost(state, action.player, spell.id, region, spell.move_bonus, spell.free_terrain)

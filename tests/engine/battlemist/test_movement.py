@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from engine.core.errors import RuleError
-from engine.core.models import Action, Event, copier
+from engine.core.models import Action, Event, copier, from_json, to_json
 from engine.core.rng import Rng
 from engine.games.battlemist import movement as M
 from engine.games.battlemist.pieces import Effects, HeroToken, Stars, Troops
@@ -403,6 +403,21 @@ def test_a_typed_region_is_its_id_in_any_case_or_its_name() -> None:
     assert units(state, "N04") == {"infantry": 2}
 
 
+def test_a_typed_unit_type_is_its_name_or_short_form() -> None:
+    assert [M.resolve_unit(t) for t in ("cav", "Cavalry", "inf", "archer", "Dragons", "knight")] == [
+        "cavalry", "cavalry", "infantry", "archers", "dragon", None]
+
+
+def test_card_and_spell_targets_are_checked_before_their_windows() -> None:
+    """BM-VAL-0: the region a card or spell is aimed at exists, then the window; unaimed ones need none."""
+    state = start(troops={"N20": {1: {"infantry": 1}}}, hands={1: ["AC02", "AC05"]})
+    assert refused(state, M.MoveCast(player=1, spell="SP03")).code == "BM_E_UNKNOWN_REGION"
+    assert refused(state, M.MoveCast(player=1, spell="SP03", region="H-KHR")).code == "BM_E_VOID_HEX"
+    assert refused(state, M.MoveCast(player=1, spell="SP99")).code == "BM_E_UNKNOWN_SPELL"
+    assert refused(state, M.MovePlay(player=1, card="AC05")).code == "BM_E_CARD_WINDOW"
+    assert refused(state, M.MovePlay(player=1, card="AC03")).code == "BM_E_CARD_NOT_IN_HAND"
+
+
 @pytest.mark.rule("BM-DIG-13")
 def test_autocomplete_offers_only_legal_adjacent_next_regions() -> None:
     state = start(troops={"N20": {1: {"infantry": 2}}, "N04": {2: {"infantry": 1}}})
@@ -451,3 +466,12 @@ def test_rules_leave_the_given_position_unchanged() -> None:
     run(state, M.EndMove(player=1))
     assert snapshot(before) == original
     assert before.troops["N20"][1] == Troops(infantry=2)
+
+
+def test_the_step_survives_the_position_format() -> None:
+    state = start(troops={"N20": {1: {"infantry": 2}}}, hands={1: ["AC02"]})
+    state, _ = run(state, M.MovePlay(player=1, card="AC02", region="N20"))
+    state, _ = run(state, mv(2, "infantry", "N20", "N11", "N04", "N05"))
+    loaded = from_json(BMState, to_json(state))
+    assert loaded.movement == state.movement and loaded.movement is not None
+    assert loaded.movement.orders[0].path == ("N20", "N11", "N04", "N05") and loaded.movement.bonus == {"N20": 1}
