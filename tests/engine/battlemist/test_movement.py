@@ -475,3 +475,21 @@ def test_the_step_survives_the_position_format() -> None:
     loaded = from_json(BMState, to_json(state))
     assert loaded.movement == state.movement and loaded.movement is not None
     assert loaded.movement.orders[0].path == ("N20", "N11", "N04", "N05") and loaded.movement.bonus == {"N20": 1}
+
+
+def _ends(state: BMState, unit: str, origin: str, path: list[str]) -> set[str]:
+    """Every region some legal path extending `path` ends in, walked with `next_hops`."""
+    found: set[str] = set()
+    for hop in M.next_hops(state, 1, unit, origin, path):
+        found |= {hop} | _ends(state, unit, origin, [*path, hop])
+    return found
+
+
+@pytest.mark.parametrize("races", [("DAQ", "ORC"), ("ELF", "DWA", "KHR"), ("DWA", "DRK")])
+@pytest.mark.parametrize("unit", ["infantry", "cavalry", "dragon", "giant"])
+def test_reachable_agrees_with_the_path_check(races: tuple[str, ...], unit: str) -> None:
+    enemies = {r: {2: {"infantry": 1}} for r in ("N11", "N06", "N19", "N29")}
+    for effects in (Effects(), Effects(blizzard="no_mountains")):
+        state = start(races, troops=enemies, effects=effects)
+        for origin in ("N01", "N05", "N20", "N08", "N26"):
+            assert M.reachable(state, 1, unit, origin) == _ends(state, unit, origin, []) - {origin}, origin
