@@ -295,6 +295,14 @@ def next_hops(state: BMState, pid: int, unit: str, origin: str, path: Sequence[s
     return hops
 
 
+def origins(state: BMState, pid: int, unit: str | None = None) -> list[str]:
+    """The regions holding units of `pid` (of `unit`, if given) that may still move this step, in region-id
+    order (autocomplete of `<from>`)."""
+    kinds = [unit] if unit else [*ARMY, *MONSTERS]
+    return sorted(r for r, here in state.troops.items()
+                  if pid in here and any(unmoved(state, pid, r, k) for k in kinds))
+
+
 def reachable(state: BMState, pid: int, unit: str, origin: str) -> set[str]:
     """Every region a legal path from `origin` can end in (the origin itself excluded).
 
@@ -405,7 +413,7 @@ def _target(state: BMState, text: str | None) -> str:
 
 def begin_movement(state: BMState, rng: Rng) -> list[Event]:
     """Open the movement step of `state.active` (after his quest step): phase MOVEMENT, W-MOVESTART open."""
-    from engine.games.battlemist.state import Phase
+    from engine.games.battlemist.state import Phase  # state.py imports MoveStep from here: not at module level
 
     assert state.active is not None
     state.phase = Phase.MOVEMENT

@@ -427,6 +427,10 @@ def test_autocomplete_offers_only_legal_adjacent_next_regions() -> None:
     assert M.next_hops(state, 1, "infantry", "N20", ["N11", "N04"]) == []  # allowance spent
     assert M.next_hops(state, 1, "infantry", "N20", ["N05"]) == []  # an illegal partial path
     assert M.reachable(state, 1, "infantry", "N20") >= {"N04", "N03", "N10", "N31"}
+    moved, _ = run(start(troops={"N20": {1: {"infantry": 2, "dragon": 1}}, "N05": {1: {"archers": 1}},
+                                 "N04": {2: {"infantry": 1}}}), mv(2, "infantry", "N20", "N11"))
+    assert M.origins(moved, 1) == ["N05", "N20"] and M.origins(moved, 1, "infantry") == []
+    assert M.origins(moved, 1, "archers") == ["N05"]
 
 
 def test_the_pending_decision_and_the_step_opening() -> None:
