@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from engine.games.battlemist.state import BMState
 
 DISBAND_ORDER: tuple[str, ...] = ("infantry", "archers", "cavalry")
-"""Which army units go first when the excess over the stacking limit is disbanded by default (BM-MOV-10)."""
+"""Which army units go first when the excess over the stacking limit is disbanded (BM-MOV-10, BM-DIG-19)."""
 
 
 # ---------------------------------------------------------------- the step's record
@@ -102,11 +102,12 @@ class Undo(Action):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EndMove(Action):
-    """Confirm the step; `disband` (region → army kind → n) chooses which units of an excess that no move can
-    remove are disbanded (BM-MOV-10); regions it leaves out lose infantry, then archers, then cavalry."""
+    """Confirm the step (`/bm endmove`)."""
 
     type: Literal["end_move"] = "end_move"
-    disband: dict[str, dict[str, int]] = field(default_factory=dict)
+    stand_in: bool = False
+    """Set only by `timeout_movement`, never by a player's command: the absent player's stand-in keeps the
+    orders given and disbands any excess over the stacking limit (BM-DIG-19, the reference's ruling 26)."""
 
 
 @dataclass(slots=True, kw_only=True)
@@ -345,6 +346,20 @@ def over_limit(state: BMState, pid: int) -> dict[str, int]:
     return {r: n for r, n in sorted(excess.items()) if n > 0}
 
 
+def started_within_limit(state: BMState, pid: int) -> bool:
+    """Whether every region held at most the stacking limit of `pid`'s army units when the step began, so that
+    taking orders back can always meet it again (BM-MOV-7). Play never begins a step otherwise (BM-REC-3, Raise
+    the Dead respect the limit)."""
+    step = state.movement
+    army = {r: here[pid].army() for r, here in state.troops.items() if pid in here}
+    for order in step.orders if step is not None else ():
+        if order.unit in ARMY:
+            army[order.path[-1]] -= order.n
+            army[order.path[0]] = army.get(order.path[0], 0) + order.n
+    limit = load().rules.stack_limit
+    return all(n <= limit for n in army.values())
+
+
 def movable(state: BMState, pid: int, region: str) -> int:
     """How many army units further move orders could take out of `region` into regions with room for them.
 
@@ -489,26 +504,20 @@ def undo(state: BMState, action: Undo, rng: Rng) -> list[Event]:
 
 
 def end_move(state: BMState, action: EndMove, rng: Rng) -> list[Event]:
-    """Confirm the step (BM-MOV-6, BM-MOV-10): every region within the stacking limit, except an excess that
-    no further move could take away, which is disbanded (the player's choice, or DISBAND_ORDER)."""
+    """Confirm the step (BM-MOV-6, BM-MOV-10): refused while a region holds more army units than the stacking
+    limit and a change of orders could meet it; an excess no change could clear is disbanded (DISBAND_ORDER),
+    and so is every excess the stand-in leaves (BM-DIG-19)."""
     pid = action.player
     step = _step(state, pid)
-    chosen = {resolve_region(r): kinds for r, kinds in action.disband.items()}
-    for region, kinds in chosen.items():
-        for kind, n in kinds.items():
-            have = state.units(region, pid).get(kind) if kind in ARMY else n
-            if n > have:
-                raise RuleError("BM_E_UNIT_NOT_FOUND", n=have, type=unit_label(kind), region=label(region))
     excess = over_limit(state, pid)
-    for region, n in excess.items():
-        if movable(state, pid, region) >= n:
-            raise RuleError("BM_E_STACK_LIMIT", region=label(region), n=state.units(region, pid).army())
-    for region, kinds in chosen.items():
-        if sum(kinds.values()) != excess.get(region, 0) or any(k not in ARMY or n < 0 for k, n in kinds.items()):
-            raise RuleError("BM_E_DISBAND_EXCESS", region=label(region), n=excess.get(region, 0))
+    if not action.stand_in:
+        within = started_within_limit(state, pid)
+        for region, n in excess.items():
+            if within or movable(state, pid, region) >= n:
+                raise RuleError("BM_E_STACK_LIMIT", region=label(region), n=state.units(region, pid).army())
     events: list[Event] = []
     for region, n in excess.items():
-        units = {k: v for k, v in chosen.get(region, default_disband(state, pid, region, n)).items() if v}
+        units = default_disband(state, pid, region, n)
         for kind, v in units.items():
             _remove(state, pid, region, kind, v)
         events.append(UnitsDisbanded(player=pid, region=region, units=units))
@@ -549,14 +558,9 @@ def pending_movement(state: BMState) -> list[Decision]:
 
 
 def timeout_movement(state: BMState, pid: int) -> Action:
-    """The absent player's stand-in (BM-DIG-19): no moves; END_MOVE, disbanding the excess over the stacking
-    limit by default. An excess that a move could still clear cannot be disbanded (BM-MOV-10), so the stand-in
-    withdraws the newest orders first; the step began within the limit, so that always ends."""
-    step = state.movement
-    if step is not None and step.orders and any(
-            movable(state, pid, r) >= n for r, n in over_limit(state, pid).items()):
-        return Undo(player=pid)
-    return EndMove(player=pid)
+    """The absent player's stand-in (BM-DIG-19): no further moves; END_MOVE, keeping the orders given and
+    disbanding any excess over the stacking limit, infantry first, then archers, then cavalry."""
+    return EndMove(player=pid, stand_in=True)
 
 
 HANDLERS: dict[str, Callable[[BMState, Any, Rng], list[Event]]] = {

@@ -342,48 +342,43 @@ def test_end_move_is_refused_while_a_region_holds_more_than_ten_army_units() -> 
 
 
 @pytest.mark.rule("BM-MOV-10", "BM-A-42")
-def test_an_excess_no_move_can_clear_is_disbanded() -> None:
-    state = start(troops={"N20": {1: {"infantry": 4, "archers": 2}}, "N12": {1: {"infantry": 5, "cavalry": 1}},
-                          "N05": {1: {"infantry": 1}}})
+def test_a_present_player_meets_the_limit_by_changing_orders_and_the_stand_in_disbands() -> None:
+    """The step began within the limit, so taking orders back always meets it: END_MOVE is refused even when
+    no further move could clear the excess; the stand-in keeps the orders and disbands (ruling 26)."""
+    state = start(troops={"N20": {1: {"infantry": 4, "archers": 2}}, "N12": {1: {"infantry": 1, "cavalry": 5}}})
     state, _ = run(state, mv(4, "infantry", "N20", "N11"))
     state, _ = run(state, mv(2, "archers", "N20", "N11"))
-    state, _ = run(state, mv(5, "infantry", "N12", "N11"))
-    state, _ = run(state, mv(1, "cavalry", "N12", "N11"))
-    assert M.movable(state, 1, "N11") == 0  # every unit there has moved
+    state, _ = run(state, mv(1, "infantry", "N12", "N11"))
+    state, _ = run(state, mv(5, "cavalry", "N12", "N11"))
+    assert M.movable(state, 1, "N11") == 0 and M.started_within_limit(state, 1)  # every unit there has moved
+    assert refused(state, M.EndMove(player=1)).code == "BM_E_STACK_LIMIT"
     before = snapshot(state)
-    done, events = run(state, M.EndMove(player=1))
+    done, events = run(state, M.timeout_movement(state, 1))
     assert snapshot(state) == before
     assert [(e.type, getattr(e, "units", None)) for e in events] == [("units_disbanded", {"infantry": 2}),
                                                                       ("movement_ended", None)]
-    assert units(done, "N11") == {"infantry": 7, "archers": 2, "cavalry": 1}
-    chosen, events = run(state, M.EndMove(player=1, disband={"N11": {"archers": 2}}))
-    assert units(chosen, "N11") == {"infantry": 9, "cavalry": 1}
-    for wrong in ({"N11": {"archers": 1}}, {"N11": {"archers": 1, "dragon": 1}}, {"N11": {"infantry": 2},
-                                                                                 "N05": {"infantry": 1}}):
-        assert refused(state, M.EndMove(player=1, disband=wrong)).code == "BM_E_DISBAND_EXCESS"
-    assert refused(state, M.EndMove(player=1, disband={"N11": {"cavalry": 2}})).code == "BM_E_UNIT_NOT_FOUND"
+    assert units(done, "N11") == {"infantry": 3, "archers": 2, "cavalry": 5}
+    assert done.movement is not None and done.movement.done and len(done.movement.orders) == 4
+    lighter, _ = run(state, M.Undo(player=1))  # or the player takes the cavalry back
+    assert units(lighter, "N11") == {"infantry": 5, "archers": 2}
+    assert [e.type for e in run(lighter, M.EndMove(player=1))[1]] == ["movement_ended"]
 
 
-def test_a_region_holding_its_own_unmoved_units_can_still_be_cleared() -> None:
-    """BM-MOV-6 and BM-MOV-10: moves could take the excess away, so END_MOVE is refused, not disbanded."""
-    state = start(troops={"N20": {1: {"infantry": 5}}, "N12": {1: {"infantry": 5}}, "N11": {1: {"infantry": 2}}})
-    state, _ = run(state, mv(5, "infantry", "N20", "N11"))
-    state, _ = run(state, mv(5, "infantry", "N12", "N11"))
-    assert M.movable(state, 1, "N11") == 2
+@pytest.mark.rule("BM-MOV-10")
+def test_an_excess_that_began_the_step_is_disbanded_as_far_as_no_move_can_clear_it() -> None:
+    """Outside play a step may begin over the limit: then only the moves left could meet it. Under Blizzard
+    the units of Kingsfield reach only its four neighbours, which have 2 places (1 with the mountains closed)."""
+    crowded = {"H-DAQ": {1: {"infantry": 10}}, "N12": {1: {"infantry": 10}}, "N21": {1: {"infantry": 9}},
+               "N11": {1: {"infantry": 9}}}
+    state = start(troops={**crowded, "N20": {1: {"infantry": 10, "cavalry": 2}}}, effects=Effects(blizzard="slow"))
+    assert not M.started_within_limit(state, 1) and M.movable(state, 1, "N20") == 2
     assert refused(state, M.EndMove(player=1)).code == "BM_E_STACK_LIMIT"
-    assert refused(state, M.EndMove(player=1, disband={"N11": {"infantry": 2}})).code == "BM_E_STACK_LIMIT"
-
-
-def test_the_room_moves_could_reach_decides_what_is_movable() -> None:
-    """BM-MOV-10: under Blizzard the units of Kingsfield reach only its four neighbours, which have 2 places."""
-    crowded = {"N20": {1: {"infantry": 11, "cavalry": 2}}, "H-DAQ": {1: {"infantry": 10}},
-               "N12": {1: {"infantry": 10}}, "N21": {1: {"infantry": 9}}, "N11": {1: {"infantry": 9}}}
-    state = start(troops=crowded, effects=Effects(blizzard="slow"))
-    assert M.movable(state, 1, "N20") == 2
-    state = start(troops=crowded, effects=Effects(blizzard="no_mountains"))  # Frostcrown and Ironpeak closed
+    state = start(troops={**crowded, "N20": {1: {"infantry": 11, "cavalry": 2}}},
+                  effects=Effects(blizzard="no_mountains"))  # Frostcrown and Ironpeak closed
     assert M.movable(state, 1, "N20") == 1
-    done, _ = run(state, M.EndMove(player=1, disband={"N20": {"cavalry": 2, "infantry": 1}}))
-    assert units(done, "N20") == {"infantry": 10}
+    done, events = run(state, M.EndMove(player=1))
+    assert units(done, "N20") == {"infantry": 8, "cavalry": 2}
+    assert [e.type for e in events] == ["units_disbanded", "movement_ended"]
 
 
 # ---------------------------------------------------------------- names, autocomplete, decisions, timeout
@@ -445,19 +440,13 @@ def test_the_pending_decision_and_the_step_opening() -> None:
 @pytest.mark.rule("BM-DIG-19")
 def test_the_timeout_makes_no_moves_and_ends_with_the_stacking_fix() -> None:
     state = start(troops={"N20": {1: {"infantry": 5}}, "N12": {1: {"infantry": 5}}, "N11": {1: {"infantry": 2}}})
-    assert M.timeout_movement(state, 1) == M.EndMove(player=1)
+    assert M.timeout_movement(state, 1) == M.EndMove(player=1, stand_in=True)
+    done, events = run(state, M.timeout_movement(state, 1))
+    assert [e.type for e in events] == ["movement_ended"] and done.troops == state.troops
     state, _ = run(state, mv(5, "infantry", "N20", "N11"))
     state, _ = run(state, mv(5, "infantry", "N12", "N11"))
-    assert M.timeout_movement(state, 1) == M.Undo(player=1)  # the unmoved infantry could still leave
-    while not (state.movement and state.movement.done):  # the stand-in plays until the step is over
-        state, _ = run(state, M.timeout_movement(state, 1))
-    assert units(state, "N11") == {"infantry": 7} and units(state, "N12") == {"infantry": 5}
-    stuck = start(troops={"N20": {1: {"infantry": 6}}, "N12": {1: {"infantry": 6}}})
-    stuck, _ = run(stuck, mv(6, "infantry", "N20", "N11"))
-    stuck, _ = run(stuck, mv(6, "infantry", "N12", "N11"))
-    action = M.timeout_movement(stuck, 1)
-    assert action == M.EndMove(player=1)
-    done, _ = run(stuck, action)
+    assert M.movable(state, 1, "N11") == 2  # a move could clear it, but the stand-in makes none
+    done, _ = run(state, M.timeout_movement(state, 1))
     assert units(done, "N11") == {"infantry": 10} and done.movement is not None and done.movement.done
 
 
