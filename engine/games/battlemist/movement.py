@@ -399,17 +399,22 @@ _PHASE_OF_STEP = {"draft": "setup", "build": "setup", "council": "council", "eco
                   "game_over": "game over"}
 
 
+_INDIVIDUAL = frozenset({"quest", "movement", "combat"})
+"""The steps of a player's individual turn (BM-A-28)."""
+
+
 def _step(state: BMState, pid: int) -> MoveStep:
-    """The open movement step of `pid`, checked in the BM-VAL-0 order: phase and turn, where a step whose
-    END_MOVE was confirmed is BM_E_MOVEMENT_DONE (also once his combat step has begun)."""
+    """The open movement step of `pid`, checked in the BM-VAL-0 order (the reference's ruling 3): his own step
+    after END_MOVE, or his combat step, is BM_E_MOVEMENT_DONE; anyone else's individual turn
+    BM_E_NOT_YOUR_TURN; any other step (his quest step too) BM_E_WRONG_PHASE."""
     step = state.movement
     if state.active == pid and (state.phase == "combat" or (
             state.phase == "movement" and step is not None and step.done)):
         raise RuleError("BM_E_MOVEMENT_DONE")
+    if state.phase in _INDIVIDUAL and state.active != pid:
+        raise RuleError("BM_E_NOT_YOUR_TURN", player=state.name(state.active))
     if state.phase != "movement" or step is None:
         raise RuleError("BM_E_WRONG_PHASE", phase=_PHASE_OF_STEP[state.phase.value], step=state.phase.value)
-    if state.active != pid:
-        raise RuleError("BM_E_NOT_YOUR_TURN", player=state.name(state.active))
     return step
 
 
@@ -436,26 +441,25 @@ def begin_movement(state: BMState, rng: Rng) -> list[Event]:
     return [MovementStarted(player=state.active)]
 
 
-def _aimed(effect: ActionCard | Spell | None) -> bool:
+def _aimed(effect: ActionCard | Spell) -> bool:
     """Whether a card or spell acts on one chosen region (AC02, SP02, SP03)."""
-    return effect is not None and (bool(effect.move_bonus) or effect.free_terrain == "region")
+    return bool(effect.move_bonus) or effect.free_terrain == "region"
 
 
 def move_play(state: BMState, action: MovePlay, rng: Rng) -> list[Event]:
     """AC02 Forced March (+1 movement from a region) or AC03 Pathfinders (no terrain stops this step)."""
     step = _step(state, action.player)
-    aimed = _aimed(load().cards.actions_by_id.get(action.card))
-    region = _target(state, action.region) if aimed else None
     card, events = windows.play(state, action.player, action.card, _window(step))
+    region = _target(state, action.region) if _aimed(card) else None
     return events + _boost(state, action.player, card.id, region, card.move_bonus, card.free_terrain)
 
 
 def move_cast(state: BMState, action: MoveCast, rng: Rng) -> list[Event]:
     """SP02 Swift Winds (+1 movement from a region) or SP03 Pathfinding (no terrain stops from a region)."""
     step = _step(state, action.player)
-    region = _target(state, action.region) if _aimed(load().cards.spell.get(action.spell)) else None
     scope = f"r{state.round}:move:{action.player}"
     spell, events = windows.cast(state, action.player, action.spell, _window(step), scope)
+    region = _target(state, action.region) if _aimed(spell) else None
     return events + _boost(state, action.player, spell.id, region, spell.move_bonus, spell.free_terrain)
 
 

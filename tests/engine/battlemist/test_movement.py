@@ -213,6 +213,10 @@ def test_movement_commands_outside_the_step_are_refused() -> None:
     assert err.message == "That is not possible now: the game is in individual/quest."
     combat = position(phase=Phase.COMBAT, troops={"N20": {1: {"infantry": 1}}})
     assert refused(combat, M.Undo(player=1)).code == "BM_E_MOVEMENT_DONE"
+    assert refused(other, mv(1, "infantry", "N20", "N11", player=2)).code == "BM_E_NOT_YOUR_TURN"
+    assert refused(combat, M.EndMove(player=2)).code == "BM_E_NOT_YOUR_TURN"
+    council = position(phase=Phase.COUNCIL)
+    assert refused(council, M.EndMove(player=2)).code == "BM_E_WRONG_PHASE"
 
 
 # ---------------------------------------------------------------- W-MOVESTART: cards and spells
@@ -403,14 +407,20 @@ def test_a_typed_unit_type_is_its_name_or_short_form() -> None:
         "cavalry", "cavalry", "infantry", "archers", "dragon", None]
 
 
-def test_card_and_spell_targets_are_checked_before_their_windows() -> None:
-    """BM-VAL-0: the region a card or spell is aimed at exists, then the window; unaimed ones need none."""
-    state = start(troops={"N20": {1: {"infantry": 1}}}, hands={1: ["AC02", "AC05"]})
+def test_card_and_spell_targets_are_checked_after_their_windows() -> None:
+    """BM-VAL-0 as the reference orders it: the card held and its window (or the spell known, its window, once
+    per window, its cost), then the region it is aimed at; unaimed ones need none."""
+    state = start(troops={"N20": {1: {"infantry": 1}}}, hands={1: ["AC02", "AC02", "AC05"]})
     assert refused(state, M.MoveCast(player=1, spell="SP03")).code == "BM_E_UNKNOWN_REGION"
     assert refused(state, M.MoveCast(player=1, spell="SP03", region="H-KHR")).code == "BM_E_VOID_HEX"
     assert refused(state, M.MoveCast(player=1, spell="SP99")).code == "BM_E_UNKNOWN_SPELL"
     assert refused(state, M.MovePlay(player=1, card="AC05")).code == "BM_E_CARD_WINDOW"
     assert refused(state, M.MovePlay(player=1, card="AC03")).code == "BM_E_CARD_NOT_IN_HAND"
+    assert refused(state, M.MovePlay(player=1, card="AC02", region="Nowhere")).code == "BM_E_UNKNOWN_REGION"
+    cast, _ = run(state, M.MoveCast(player=1, spell="SP02", region="N20"))
+    assert refused(cast, M.MoveCast(player=1, spell="SP02", region="Nowhere")).code == "BM_E_SPELL_ALREADY_CAST"
+    moved, _ = run(state, mv(1, "infantry", "N20", "N11"))
+    assert refused(moved, M.MovePlay(player=1, card="AC02", region="Nowhere")).code == "BM_E_CARD_WINDOW"
 
 
 @pytest.mark.rule("BM-DIG-13")
