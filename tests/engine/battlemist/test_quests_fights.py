@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from engine.core.errors import RuleError
-from engine.core.models import Action
+from engine.core.models import Action, from_json, to_json
 from engine.core.rng import Rng
 from engine.games.battlemist.data import load
 from engine.games.battlemist.pieces import Stars
@@ -293,3 +293,11 @@ def test_the_unique_artifacts_and_their_hero_effects() -> None:
     assert [a.name for a in artifacts.values()] == ["Blade of Dawn", "Amulet of Vigor", "Boots of Striding",
                                                     "War Horn", "Seal of the Council", "Merchant's Ledger"]
     assert (artifacts["AR1"].hero_hit, artifacts["AR2"].hero_life, artifacts["AR3"].hero_move) == (4, 6, 4)
+
+
+def test_a_quest_step_in_progress_survives_the_json_position_format() -> None:
+    duel, _ = run(duellists(), DuelHero(player=1, hero=1, defender=2, target=1))
+    encounter, _ = run(step(heroes=[hero(1, 1, "N12")], quests={1: "QA12"}), go("N13"))
+    for state in (duel, encounter):
+        assert from_json(BMState, to_json(state)) == state
+    assert pending_quest(position()) == []
