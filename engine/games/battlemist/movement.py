@@ -21,6 +21,7 @@ from engine.core.names import normalise
 from engine.core.rng import Rng
 from engine.games.battlemist import windows
 from engine.games.battlemist.data import ARMY, MONSTERS, STOPS, ActionCard, EventCard, Spell, Window, load
+from engine.games.battlemist.heroes import neighbours
 from engine.games.battlemist.pieces import Troops, UnitKind
 
 if TYPE_CHECKING:
@@ -165,13 +166,7 @@ class MovementEnded(Event):
     player: int
 
 
-# ---------------------------------------------------------------- regions: names, adjacency
-
-
-def neighbours(state: BMState, region: str) -> list[str]:
-    """The regions of this game beside `region` on the fixed map (BM-BRD-7, BM-BRD-1: void hexes are none)."""
-    present = state.regions
-    return [n for n in load().map.by_id[region].neighbours if n in present]
+# ---------------------------------------------------------------- regions: names (adjacency: heroes.neighbours)
 
 
 def resolve_region(text: str) -> str:
