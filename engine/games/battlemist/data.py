@@ -274,6 +274,14 @@ class ActionCard(Frozen):
     defender_only: bool = False
     cost: Cost = Field(default_factory=dict)
     monster: MonsterType | None = None
+    placement: int | None = None
+    """Extra homeland placements this round (AC06)."""
+    units: int | None = None
+    """How many recruited units `saving` applies to (AC08)."""
+    saving: Cost = Field(default_factory=dict)
+    """What each of those units costs less, down to 0 (AC08)."""
+    build_cost: Cost = Field(default_factory=dict)
+    """What one city or large city built this round costs instead (AC09)."""
 
 
 class EventCard(Frozen):
@@ -314,6 +322,10 @@ class Artifact(Frozen):
     id: str = Field(pattern=r"^AR\d$")
     name: str
     text: str
+    life: int | None = None
+    """The heroes' maximum life while it is held, also a new hero's life (AR2, BM-A-36)."""
+    merchant: bool = False
+    """Its holder always trades with merchants at the good rate (AR6, BM-TRD-1)."""
 
 
 class Cards(Frozen):
