@@ -365,7 +365,7 @@ def _short(stock: Stock, cost: dict[str, int]) -> RuleError | None:
     if stock.covers(cost):
         return None
     return RuleError("BM_E_INSUFFICIENT_RESOURCES", need=amounts(cost),
-                     have=amounts({r: stock.get(r) for r in RESOURCES if cost.get(r)}))
+                     have=[msg(f"bm.res.{r}", n=stock.get(r)) for r in RESOURCES if cost.get(r)])
 
 
 def merchant_rate(state: BMState, pid: int) -> int:
