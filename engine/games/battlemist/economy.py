@@ -348,7 +348,7 @@ def _add(a: dict[str, int], b: dict[str, int], times: int = 1) -> dict[str, int]
 
 
 def _wrong_phase(state: BMState) -> RuleError:
-    step = state.economy.step if state.economy is not None else ""
+    step = state.economy.step if state.economy is not None else state.phase.value
     return RuleError("BM_E_WRONG_PHASE", phase=state.phase.value, step=step)
 
 
@@ -387,8 +387,10 @@ def merchant_trade(state: BMState, pid: int, stock: Stock, trade: Merchant) -> t
     return stock.minus({trade.give: trade.amount}).plus({trade.get: trade.amount // rate}), None
 
 
-def open_step(state: BMState, phase: str) -> Economy:
-    if state.phase.value != phase or state.economy is None:
+def open_step(state: BMState, step: str) -> Economy:
+    """The record, if the game is in `step` (econstart, orders, upkeep: each also the phase's name) and its book
+    is still open; else BM_E_WRONG_PHASE."""
+    if state.phase.value != step or state.economy is None or state.economy.step != step:
         raise _wrong_phase(state)
     return state.economy
 
@@ -950,13 +952,18 @@ def cleanup(state: BMState, rng: Rng) -> list[Event]:
     return events
 
 
+DECISIONS = {"econstart": "econstart", "orders": "econ_orders", "upkeep": "upkeep"}
+"""The decision kind of each step's book."""
+
+
 def pending(state: BMState) -> list[Decision]:
     """Who must still commit plays, lock orders or answer a trade offer (the drafts themselves stay secret)."""
     eco = state.economy
     if eco is None:
         return []
     book: Orders[object] | None = {"econstart": eco.start, "orders": eco.orders, "upkeep": eco.upkeep}.get(eco.step)
-    decisions = [Decision(player=p, kind=f"econ_{eco.step}") for p in orders.missing(book)] if book else []
+    kind = DECISIONS.get(eco.step, eco.step)
+    decisions = [Decision(player=p, kind=kind) for p in orders.missing(book)] if book else []
     decisions += [Decision(player=o.target, kind="trade_offer",
                            detail={"offer": o.id, "source": o.source, "give": o.give, "get": o.get})
                   for o in eco.offers]

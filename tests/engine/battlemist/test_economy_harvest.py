@@ -119,6 +119,7 @@ def test_bountiful_harvest_repeats_a_city_regions_doubled_income() -> None:
     ((play("AC16", "N22"),), {}, "BM_E_SABOTAGE_TARGET"),  # no city there
     ((play("AC07", "N20"), play("AC07", "N20")), {}, "BM_E_CARD_NOT_IN_HAND"),  # one copy held
     ((play("SP10", "N20"),), {}, "BM_E_NOT_ENOUGH_STAR_POWER"),
+    ((play("SP10", "N20"), play("SP10", "N20")), {"stars": {1: Stars(owned=4)}}, "BM_E_SPELL_ALREADY_CAST"),
     ((play("SP10", "N20"),), {"effects": Effects(mana_storm="none")}, "BM_E_SPELLS_FORBIDDEN"),
 ])
 def test_econstart_plays_are_checked_when_committed(plays: tuple[E.EconPlay, ...], fields: dict[str, Any],
@@ -154,8 +155,7 @@ def test_nobody_sees_another_players_draft() -> None:
     assert "orders" not in E.view(state, 2) and "orders" not in E.view(state, None)
     assert E.view(state, 1)["orders"] == (play("AC07", "N20"),)
     assert E.view(state, 2)["missing"] == [1, 2]
-    assert [(d.player, d.kind, d.detail) for d in E.pending(state)] == [(1, "econ_econstart", {}),
-                                                                         (2, "econ_econstart", {})]
+    assert [(d.player, d.kind, d.detail) for d in E.pending(state)] == [(1, "econstart", {}), (2, "econstart", {})]
 
 
 def test_the_economy_refuses_commands_of_another_step() -> None:

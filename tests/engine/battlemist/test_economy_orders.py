@@ -305,6 +305,9 @@ def test_a_set_is_drafted_revised_and_locked_and_resolved_when_everyone_has_lock
     submit(state, 2)
     assert state.units("H-DAQ", 1).counts() == {"archers": 2} and E.economy_finished(state)
     assert E.pending(state) == []
+    with pytest.raises(RuleError) as err:
+        submit(state, 2)
+    assert err.value.code == "BM_E_WRONG_PHASE"
 
 
 @pytest.mark.rule("BM-SIM-4")
@@ -389,3 +392,11 @@ def test_summon_giant_sp11_costs_3_star_power_and_counts_toward_the_homeland_lim
     occupied = at_orders(stars={1: Stars(owned=4), 2: Stars()}, troops={"H-DAQ": {2: {"infantry": 1}}},
                          occupied={"H-DAQ": 2})
     assert problems(occupied, CastSpell(spell="SP11")) == [(1, "BM_E_HOMELAND_OCCUPIED")]
+
+
+@pytest.mark.rule("BM-HOM-3")
+def test_an_occupied_homeland_still_takes_a_new_hero() -> None:
+    """BM-A-45: occupation stops new units, not heroes."""
+    state = at_orders(troops={"H-DAQ": {2: {"infantry": 1}}}, occupied={"H-DAQ": 2})
+    resolve(state, NewHero())
+    assert state.heroes == [HeroToken(owner=1, number=1, region="H-DAQ", life=5)]
