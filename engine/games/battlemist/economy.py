@@ -579,9 +579,11 @@ class _Evaluation:
         self.army: Counter[str] = Counter()
 
     def run(self) -> Plan:
-        for step in (self.card, self.trade, self.build, self.recruit, self.hero, self.guild):
+        steps = ((self.card, ("card", "spell")), (self.trade, ("trade",)), (self.build, ("build",)),
+                 (self.recruit, ("recruit", "card", "spell")), (self.hero, ("hero",)), (self.guild, ("guild",)))
+        for step, kinds in steps:
             for i, line in enumerate(self.lines):
-                if i not in self.plan.errors:
+                if line.kind in kinds and i not in self.plan.errors:
                     error = step(line)
                     if error is not None:
                         self.plan.errors[i] = error
@@ -842,7 +844,7 @@ def _rank(rng: Rng, ids: list[int], rolls: list[dict[int, int]]) -> list[int]:
     return ranked
 
 
-def _guild(state: BMState, rng: Rng, requests: list[tuple[int, dict[str, int] | None]]) -> list[Event]:
+def _guild(state: BMState, rng: Rng, requests: list[tuple[int, dict[str, int]]]) -> list[Event]:
     """BM-GLD-3, GLD-4: each served request pays and gains a spent Star from the pool; when the pool is short, those
     with fewer Stars are served first, ties by roll-off (BM-A-10); the rest pay nothing."""
     events: list[Event] = []
@@ -859,7 +861,7 @@ def _guild(state: BMState, rng: Rng, requests: list[tuple[int, dict[str, int] | 
             events.append(GuildRollOff(rolls=rolls))
         served = ranked[:state.star_pool]
     for pid, price in requests:
-        if pid not in served or price is None:
+        if pid not in served:
             events.append(GuildRefused(player=pid))
             continue
         _pay(state, pid, price)

@@ -83,7 +83,13 @@ def due(state: BMState, pid: int) -> dict[str, int]:
     Hardy feeds 2 infantry per grain, DRK Undying none), 1 grain per city and 2 per large city he controls;
     heroes and monsters nothing (BM-MON-3)."""
     rules = load().rules
-    count = {kind: sum(here[pid].get(kind) for here in state.troops.values() if pid in here) for kind in ARMY}
+    count = dict.fromkeys(ARMY, 0)
+    for here in state.troops.values():
+        mine = here.get(pid)
+        if mine is not None:
+            count["infantry"] += mine.infantry
+            count["archers"] += mine.archers
+            count["cavalry"] += mine.cavalry
     total = {r: 0 for r in RESOURCES}
     for kind in ARMY:
         fed = rules.ability(state.race(pid), "infantry_per_grain") if kind == "infantry" else None
@@ -222,12 +228,12 @@ def forced_disbands(state: BMState, pid: int) -> tuple[Disband, ...]:
     for kind in ("cavalry", "archers", "infantry"):
         if kind == "infantry" and load().rules.ability(state.race(pid), "infantry_per_grain") == 0:
             continue
-        for region in sorted(work.troops):
-            while shortfall(work, pid) and work.units(region, pid).get(kind):
+        for region in sorted(r for r, here in work.troops.items() if pid in here):
+            while work.units(region, pid).get(kind) and shortfall(work, pid):
                 chosen.append(Disband(region=region, what=kind))
                 _take_one(work, pid, region, kind)
     for region in sorted(work.cities):
-        while shortfall(work, pid) and region in work.cities and work.controller(region) == pid:
+        while region in work.cities and work.controller(region) == pid and shortfall(work, pid):
             chosen.append(Disband(region=region, what="city"))
             _take_one(work, pid, region, "city")
     return tuple(_merge(chosen))
