@@ -689,8 +689,8 @@ class _Evaluation:
             return RuleError("BM_E_PLACEMENT_LIMIT", region=region_name(region), limit=limit,
                              n=self.placed[region] + n)
         army = kind in load().rules.units
-        stack = s.units(region, pid).army() + self.army[region] + (n if army else 0)
-        if stack > load().rules.stack_limit:
+        stack = s.units(region, pid).army() + self.army[region] + n
+        if army and stack > load().rules.stack_limit:  # monsters do not count (BM-MON-7)
             return RuleError("BM_E_STACK_LIMIT", region=region_name(region), n=stack)
         self.stock = self.stock.minus(cost)
         self.placed[region] += n

@@ -400,3 +400,10 @@ def test_an_occupied_homeland_still_takes_a_new_hero() -> None:
     state = at_orders(troops={"H-DAQ": {2: {"infantry": 1}}}, occupied={"H-DAQ": 2})
     resolve(state, NewHero())
     assert state.heroes == [HeroToken(owner=1, number=1, region="H-DAQ", life=5)]
+
+
+def test_a_hired_monster_joins_a_full_stack_since_monsters_do_not_count() -> None:
+    state = at_orders(troops={"H-DAQ": {1: {"infantry": 10}}}, hands={1: ["AC12"]})
+    assert problems(state, Recruit(unit="infantry", region="H-DAQ")) == [(1, "BM_E_STACK_LIMIT")]
+    resolve(state, PlayCard(card="AC12"))
+    assert state.units("H-DAQ", 1).counts() == {"infantry": 10, "giant": 1}
