@@ -740,11 +740,15 @@ def evaluate(state: BMState, pid: int, lines: tuple[Line, ...]) -> Plan:
 
 
 def orders_error(plan: Plan) -> RuleError | None:
-    """BM_E_ORDERS, naming every faulty line (1-based) with its error (BM-A-39)."""
+    """BM_E_ORDERS, naming every faulty line (1-based) with its error (BM-A-39): `problems` lists them for programs
+    (each a `bm.orders.line` message with `line` and `error`), `lines` is their text, one sentence after another."""
     if not plan.errors:
         return None
     problems = [msg("bm.orders.line", line=i + 1, error=Msg(e.code, e.params)) for i, e in sorted(plan.errors.items())]
-    return RuleError("BM_E_ORDERS", n=len(problems), problems=problems)
+    text = problems[-1]
+    for problem in reversed(problems[:-1]):
+        text = msg("bm.orders.then", first=problem, rest=text)
+    return RuleError("BM_E_ORDERS", n=len(problems), problems=problems, lines=text)
 
 
 def econ_orders(state: BMState, action: EconOrders, rng: Rng) -> list[Event]:

@@ -287,8 +287,10 @@ def test_a_set_reports_every_faulty_line_each_with_its_first_error_in_the_check_
                                        (3, "BM_E_CARD_WINDOW"), (6, "BM_E_HERO_LIMIT")]
     with pytest.raises(RuleError) as err:
         submit(copy(state), 1, *lines)
-    assert err.value.message.startswith("Your orders have 4 errors: line 1: You need 9 wood, 18 iron but have 7 wood, "
-                                        "7 iron., line 2: You do not hold")
+    assert err.value.message == (
+        "Your orders have 4 errors: (line 1) You need 9 wood, 18 iron but have 7 wood, 7 iron. (line 2) You do not "
+        "hold Skilled Smiths (AC08). (line 3) Rally the Troops (AC05) can only be played before a rally roll "
+        "(W-RALLY). (line 6) You may recruit 1 hero per round and have at most 3.")
 
 
 @pytest.mark.rule("BM-ECO-2", "BM-SIM-2", "BM-SIM-1", "BM-SIM-3")
