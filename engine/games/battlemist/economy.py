@@ -787,7 +787,11 @@ def resolve_orders(state: BMState, rng: Rng) -> list[Event]:
     events: list[Event] = []
     for pid, plan in plans:
         for card in plan.cards:
-            events += windows.play(state, pid, card, "econorders")[1]
+            card_data, played = windows.play(state, pid, card, "econorders")
+            events += played
+            if card_data.placement:  # shown in the round's effects (AC06); the set itself applied it
+                effects = state.effects
+                state.effects = replace(effects, reinforcements=[*effects.reinforcements, pid])
         for spell in plan.spells:
             events += windows.cast(state, pid, spell, "econorders", f"r{state.round}:econorders")[1]
     for pid, plan in plans:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Literal
 
 from engine.core import orders
 from engine.core.errors import RuleError
-from engine.core.models import Action, Event, copier
+from engine.core.models import Action, Decision, Event, copier
 from engine.core.orders import Orders
 from engine.core.rng import Rng
 from engine.games.battlemist.data import ARMY, RESOURCES, load
@@ -36,6 +36,7 @@ from engine.games.battlemist.economy import (
     open_step,
     region_name,
 )
+from engine.games.battlemist.economy import pending as economy_pending
 from engine.games.battlemist.pieces import CityMark, Stock
 
 if TYPE_CHECKING:
@@ -213,6 +214,15 @@ def pay_upkeep(state: BMState, rng: Rng) -> list[Event]:
         events += carry_out(state, pid, plan or UpkeepPlan(), final=True)
     state.economy = Economy(step="paid")
     return events
+
+
+def pending(state: BMState) -> list[Decision]:
+    """The economy's pending decisions, each upkeep decision with what the player owes and lacks (public)."""
+    decisions = economy_pending(state)
+    for decision in decisions:
+        if decision.kind == "upkeep":
+            decision.detail = {"due": due(state, decision.player), "short": shortfall(state, decision.player)}
+    return decisions
 
 
 def upkeep_finished(state: BMState) -> bool:

@@ -348,6 +348,7 @@ def test_reinforcements_ac06_raise_the_homeland_limit_by_2() -> None:
         (2, "BM_E_PLACEMENT_LIMIT")]
     resolve(state, PlayCard(card="AC06"), Recruit(unit="infantry", region="H-DAQ", n=5))
     assert state.units("H-DAQ", 1).infantry == 5 and state.discard == ["AC06"] and state.hands[1] == []
+    assert state.effects.reinforcements == [1]
 
 
 def test_skilled_smiths_ac08_save_1_iron_on_3_recruited_units() -> None:

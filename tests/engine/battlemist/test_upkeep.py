@@ -73,6 +73,9 @@ def test_upkeep_is_paid_together_once_everyone_has_confirmed() -> None:
 def test_merchant_trades_come_first_and_can_cover_the_upkeep() -> None:
     state = maintenance(stock={1: {"wood": 6}}, troops={"H-DAQ": {1: {"infantry": 2}}})
     assert error(state, 1) == "BM_E_UPKEEP_UNRESOLVED"
+    assert [(d.player, d.kind, d.detail) for d in U.pending(state)] == [
+        (1, "upkeep", {"due": {"grain": 2, "wood": 0, "iron": 0}, "short": {"grain": 2}}),
+        (2, "upkeep", {"due": {"grain": 0, "wood": 0, "iron": 0}, "short": {}})]
     assert error(state, 1, trades=(Merchant(give="wood", amount=5, get="grain"),)) == "BM_E_TRADE_RATE"
     submit(state, 1, trades=(Merchant(give="wood", amount=6, get="grain"),))
     submit(state, 2)
