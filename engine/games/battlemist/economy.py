@@ -12,6 +12,16 @@ The phase runs on `engine.core.orders` books kept in one record, `state.economy`
 
 Orders are checked by `evaluate`, which also yields the plan that resolution carries out, so a set is resolved
 exactly as it was accepted.
+
+Rulings where the spec is silent:
+* A set's costs are checked in the resolution order (cards, trades, builds, recruits with monsters, hero, Guild;
+  each group in the listed order). A faulty line is left out of the later lines' checks: it pays nothing and
+  fills no limit, so every line's error stands on its own.
+* Bountiful Harvest and Bountiful Earth repeat the region's income as harvested (a city's doubling included,
+  Sabotage's undoubling too); every play adds one more yield. Skilled Smiths saves on army units, not hired
+  monsters; Master Builders prices the first city or large city built.
+* Player trades are open in the order step and in maintenance while both players are unlocked; an offer lapses
+  when either locks, and is checked again when accepted.
 """
 
 from __future__ import annotations
