@@ -53,6 +53,13 @@ def test_income_is_the_controlled_regions_doubled_by_cities_but_never_by_four_pl
     assert state.stock[1] == Stock(grain=7, wood=4, iron=6) and state.phase is Phase.ORDERS
 
 
+@pytest.mark.rule("BM-A-29")
+def test_every_players_income_is_announced_publicly() -> None:
+    state = council(troops={"N20": {1: {"infantry": 1}}})
+    events = [e for e in commit(state, 1) + commit(state, 2) if isinstance(e, E.Harvested)]
+    assert [(e.player, e.private_to) for e in events] == [(1, None), (2, None)]
+
+
 @pytest.mark.rule("BM-HOM-3", "BM-HOM-7")
 def test_an_occupied_homeland_yields_nothing_to_its_owner_or_its_occupier() -> None:
     state = council(troops={"H-DAQ": {2: {"infantry": 2}}}, occupied={"H-DAQ": 2})
