@@ -147,9 +147,7 @@ def _take_one(state: BMState, pid: int, region: str, what: str) -> Event:
     here = {p: t for p, t in state.troops.get(region, {}).items() if p != pid}
     if left.total():
         here[pid] = left
-    state.troops = {r: t for r, t in state.troops.items() if r != region}
-    if here:
-        state.troops = {**state.troops, region: here}
+    state.troops = {r: here if r == region else t for r, t in state.troops.items() if r != region or here}
     return Disbanded(player=pid, region=region, unit=what, n=1)
 
 

@@ -134,6 +134,7 @@ def test_the_timeout_disbands_cavalry_then_archers_then_infantry_then_cities_in_
     U.submit_upkeep(state, action, Rng(state.rng))
     U.submit_upkeep(state, U.timeout_upkeep(state, 2), Rng(state.rng))
     assert state.stock[1] == Stock() and state.units("N20", 1).counts() == {"infantry": 1}
+    assert "N12" not in state.troops and "H-DAQ" not in state.troops  # no empty entries are left behind
 
 
 def test_the_timeout_takes_cities_down_last_and_keeps_units_that_cost_nothing() -> None:
