@@ -838,7 +838,7 @@ def _pay(state: BMState, pid: int, cost: dict[str, int]) -> None:
 def hero_life(state: BMState, pid: int) -> int:
     """A new hero's life: 5, or more while his owner holds an artifact such as the Amulet of Vigor (BM-A-36)."""
     data = load()
-    lives = [data.cards.artifact[a].life for a in state.artifacts.get(pid, []) if a in data.cards.artifact]
+    lives = [data.cards.artifact[a].hero_life for a in state.artifacts.get(pid, []) if a in data.cards.artifact]
     return max([data.rules.hero.life, *(x for x in lives if x is not None)])
 
 
