@@ -14,12 +14,11 @@ Orders are checked by `evaluate`, which also yields the plan that resolution car
 exactly as it was accepted.
 
 Rulings where the spec is silent:
-* A set's costs are checked in the resolution order (cards, trades, builds, recruits with monsters, hero, Guild;
-  each group in the listed order). A faulty line is left out of the later lines' checks: it pays nothing and
-  fills no limit, so every line's error stands on its own.
-* Bountiful Harvest and Bountiful Earth repeat the region's income as harvested (a city's doubling included,
-  Sabotage's undoubling too); every play adds one more yield. Skilled Smiths saves on army units, not hired
-  monsters; Master Builders prices the first city or large city built.
+* A faulty line is left out of the later lines' checks: it pays nothing and fills no placement limit, so every
+  line's error stands on its own; but a second hero or Guild line breaks its once-per-round limit even when the
+  first is faulty. Cards and spells are checked first, as their effects reach lines listed before them.
+* Skilled Smiths saves on the first army units recruited, not on hired monsters; Master Builders prices the
+  first city or large city listed.
 * Player trades are open in the order step and in maintenance while both players are unlocked; an offer lapses
   when either locks, and is checked again when accepted.
 """
@@ -28,7 +27,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal, TypeVar
 
 from pydantic import Field
 
@@ -38,7 +37,7 @@ from engine.core.i18n import Msg, msg
 from engine.core.models import Action, Decision, Event, copier
 from engine.core.orders import Orders
 from engine.core.rng import Rng
-from engine.games.battlemist import windows
+from engine.games.battlemist import heroes, windows
 from engine.games.battlemist.data import RESOURCES, ArmyType, Resource, load
 from engine.games.battlemist.pieces import CityMark, HeroToken, Stars, Stock
 
@@ -46,6 +45,7 @@ if TYPE_CHECKING:
     from engine.games.battlemist.state import BMState
 
 Amount = Annotated[int, Field(ge=1)]
+T = TypeVar("T")
 
 
 # ---------------------------------------------------------------------------------------------------- records
@@ -423,13 +423,14 @@ def begin_economy(state: BMState, rng: Rng) -> list[Event]:
 
 
 def _check_play(state: BMState, pid: int, play: EconPlay) -> None:
-    """One W-ECONSTART play, checked on (and paid from) the working copy `state`."""
-    if play.region not in state.regions:
-        raise RuleError("BM_E_UNKNOWN_REGION", x=play.region)
+    """One W-ECONSTART play, checked on (and paid from) the working copy `state`: the card or spell, then its
+    region (reference ruling 2)."""
     if play.card.startswith("SP"):
         windows.cast(state, pid, play.card, "econstart", f"r{state.round}:econstart")
     else:
         windows.play(state, pid, play.card, "econstart")
+    if play.region not in state.regions:
+        raise RuleError("BM_E_UNKNOWN_REGION", x=play.region)
     if play.card == "AC16":
         holder = state.controller(play.region)
         if play.region not in state.cities or holder is None or holder == pid:
@@ -587,14 +588,19 @@ class _Evaluation:
         """Cards and spells are played on this copy, so that a second copy of a card or a second spell fails."""
         self.placed: Counter[str] = Counter()
         self.army: Counter[str] = Counter()
+        self.listed: Counter[str] = Counter()
+        """Hero and Guild lines so far, faulty or not: a second one breaks its once-per-round limit anyway."""
 
     def run(self) -> Plan:
-        steps = ((self.card, ("card", "spell")), (self.trade, ("trade",)), (self.build, ("build",)),
-                 (self.recruit, ("recruit", "card", "spell")), (self.hero, ("hero",)), (self.guild, ("guild",)))
-        for step, kinds in steps:
+        """Cards and spells first (they change what the other lines may do, wherever they are listed), then
+        every line in the listed order, each paying from one running stock (BM-ECO-4, reference ruling 2)."""
+        checks = {"trade": self.trade, "build": self.build, "recruit": self.recruit, "card": self.recruit,
+                  "spell": self.recruit, "hero": self.hero, "guild": self.guild}
+        for passes in ({"card": self.card, "spell": self.card}, checks):
             for i, line in enumerate(self.lines):
-                if line.kind in kinds and i not in self.plan.errors:
-                    error = step(line)
+                check = passes.get(line.kind)
+                if check is not None and i not in self.plan.errors:
+                    error = check(line)
                     if error is not None:
                         self.plan.errors[i] = error
         return self.plan
@@ -639,10 +645,14 @@ class _Evaluation:
         s, region = self.s, line.region
         if region not in s.regions:
             return RuleError("BM_E_UNKNOWN_REGION", x=region)
-        if region.startswith("H-"):
-            return RuleError("BM_E_CITY_IN_HOMELAND")
         if s.controller(region) != self.pid:
             return RuleError("BM_E_NOT_CONTROLLED", region=region_name(region))
+        cost = self.bonus.builds[0] if self.bonus.builds else dict(load().rules.cities[line.city].cost)
+        short = _short(self.stock, cost)
+        if short is not None:
+            return short
+        if region.startswith("H-"):
+            return RuleError("BM_E_CITY_IN_HOMELAND")
         planned = [b.city for b, _ in self.plan.builds if b.region == region]
         mark = s.cities.get(region)
         if line.city == "city" and (mark is not None or planned):
@@ -652,13 +662,11 @@ class _Evaluation:
                 return RuleError("BM_E_CITY_EXISTS", region=region_name(region))
             if start_kind(mark, s.round) != "city":
                 return RuleError("BM_E_LARGE_CITY_NEEDS_CITY")
-        cost = self.bonus.builds[0] if self.bonus.builds else dict(load().rules.cities[line.city].cost)
-        error = self.pay(cost)
-        if error is None:
-            if self.bonus.builds:
-                self.bonus.builds.pop(0)
-            self.plan.builds.append((line, cost))
-        return error
+        self.stock = self.stock.minus(cost)
+        if self.bonus.builds:
+            self.bonus.builds.pop(0)
+        self.plan.builds.append((line, cost))
+        return None
 
     def recruit(self, line: Line) -> RuleError | None:
         if isinstance(line, Recruit):
@@ -714,7 +722,8 @@ class _Evaluation:
         if not isinstance(line, NewHero):
             return None
         rules = load().rules.hero
-        if self.plan.hero is not None or len(self.s.heroes_of(self.pid)) >= rules.max_alive:
+        self.listed["hero"] += 1
+        if self.listed["hero"] > rules.per_round or len(self.s.heroes_of(self.pid)) >= rules.max_alive:
             return RuleError("BM_E_HERO_LIMIT")
         cost = dict(rules.cost)
         error = self.pay(cost)
@@ -725,10 +734,11 @@ class _Evaluation:
     def guild(self, line: Line) -> RuleError | None:
         if not isinstance(line, Guild):
             return None
+        self.listed["guild"] += 1
+        if self.listed["guild"] > 1:
+            return RuleError("BM_E_GUILD_ONE_PER_ROUND")
         if self.s.star_pool <= 0:
             return RuleError("BM_E_STAR_POOL_EMPTY")
-        if self.plan.guild is not None:
-            return RuleError("BM_E_GUILD_ONE_PER_ROUND")
         price = guild_price(self.s, self.pid)
         error = self.pay(price)
         if error is None:
@@ -743,9 +753,10 @@ def guild_price(state: BMState, pid: int) -> dict[str, int]:
 
 
 def evaluate(state: BMState, pid: int, lines: tuple[Line, ...]) -> Plan:
-    """Check an order set as a whole against the post-harvest stock, in the resolution order of BM-ECO-5 (cards,
-    trades, builds, recruits with monsters, hero, Grey Guild): each line's first error in the BM-VAL-0 order
-    (BM-VAL-3), and the plan of the valid lines."""
+    """Check an order set as a whole against the post-harvest stock, line by line in the listed order (BM-ECO-4):
+    each line's first error in the BM-VAL-0 order of reference ruling 2 (BM-VAL-3), and the plan of the valid
+    lines, which resolution carries out step by step (BM-ECO-5). A set payable in the listed order is payable in
+    the resolution order, since only trades add and they all come first."""
     return _Evaluation(state, pid, lines).run()
 
 
@@ -835,18 +846,11 @@ def _pay(state: BMState, pid: int, cost: dict[str, int]) -> None:
     state.stock = {**state.stock, pid: state.stock[pid].minus(cost)}
 
 
-def hero_life(state: BMState, pid: int) -> int:
-    """A new hero's life: 5, or more while his owner holds an artifact such as the Amulet of Vigor (BM-A-36)."""
-    data = load()
-    lives = [data.cards.artifact[a].hero_life for a in state.artifacts.get(pid, []) if a in data.cards.artifact]
-    return max([data.rules.hero.life, *(x for x in lives if x is not None)])
-
-
 def _new_hero(state: BMState, pid: int) -> HeroRecruited:
-    """BM-HER-1: the new hero stands in the homeland, numbered with the lowest free number."""
+    """BM-HER-1: the new hero stands in the homeland, numbered with the lowest free number (ruling 16)."""
     taken = {h.number for h in state.heroes_of(pid)}
     number = next(n for n in range(1, len(taken) + 2) if n not in taken)
-    life = hero_life(state, pid)
+    life = heroes.max_life(state, pid)  # 6 with the Amulet of Vigor (BM-A-36)
     state.heroes = [*state.heroes, HeroToken(owner=pid, number=number, region=state.homeland(pid), life=life)]
     return HeroRecruited(player=pid, number=number, life=life)
 
@@ -1002,14 +1006,30 @@ def view(state: BMState, viewer: int | None) -> dict[str, object]:
     return seen
 
 
+def _draft(book: Orders[T] | None, pid: int) -> T | None:
+    return None if book is None else book.drafts.get(pid)
+
+
 def timeout_econstart(state: BMState, pid: int) -> EconStart:
-    """W-ECONSTART on timeout: pass (BM-DIG-19)."""
-    return EconStart(player=pid, plays=(), lock=True)
+    """W-ECONSTART on timeout: his unlocked draft if it is still legal (reference ruling 12), else a pass
+    (BM-DIG-19)."""
+    plays = _draft(state.economy.start if state.economy else None, pid) or ()
+    try:
+        scratch = copier(type(state))(state)
+        for play in plays:
+            _check_play(scratch, pid, play)
+    except RuleError:
+        plays = ()
+    return EconStart(player=pid, plays=plays, lock=True)
 
 
 def timeout_economy(state: BMState, pid: int) -> EconOrders:
-    """Economy orders on timeout: no orders (BM-DIG-19, BM-SIM-5); a draft is dropped."""
-    return EconOrders(player=pid, lines=(), lock=True)
+    """Economy orders on timeout: his unlocked draft if it has no error (reference ruling 12), else no orders
+    (BM-DIG-19, BM-SIM-5)."""
+    lines = _draft(state.economy.orders if state.economy else None, pid) or ()
+    if evaluate(state, pid, lines).errors:
+        lines = ()
+    return EconOrders(player=pid, lines=lines, lock=True)
 
 
 def timeout_trade(state: BMState, pid: int, offer: int) -> TradeAnswer:

@@ -229,8 +229,9 @@ def upkeep_finished(state: BMState) -> bool:
 
 
 def forced_disbands(state: BMState, pid: int) -> tuple[Disband, ...]:
-    """BM-DIG-19's default: disband cavalry, then archers, then infantry, then take down cities, each in
-    region-id order and one at a time, until the upkeep is affordable; units whose upkeep is nothing are kept."""
+    """BM-DIG-19's default (reference ruling 27): disband cavalry, then archers, then infantry, then downgrade large
+    cities, then destroy cities, each in region-id order and one at a time while the upkeep is unaffordable;
+    units that cost nothing (Undying infantry) are kept."""
     work = copier(type(state))(state)
     chosen: list[Disband] = []
     for kind in ("cavalry", "archers", "infantry"):
@@ -240,10 +241,11 @@ def forced_disbands(state: BMState, pid: int) -> tuple[Disband, ...]:
             while work.units(region, pid).get(kind) and shortfall(work, pid):
                 chosen.append(Disband(region=region, what=kind))
                 _take_one(work, pid, region, kind)
-    for region in sorted(work.cities):
-        while region in work.cities and work.controller(region) == pid and shortfall(work, pid):
-            chosen.append(Disband(region=region, what="city"))
-            _take_one(work, pid, region, "city")
+    for step in ("large_city", "city"):
+        for region in sorted(r for r, c in work.cities.items() if c.kind == step and work.controller(r) == pid):
+            if shortfall(work, pid):
+                chosen.append(Disband(region=region, what="city"))
+                _take_one(work, pid, region, "city")
     return tuple(_merge(chosen))
 
 
@@ -259,5 +261,18 @@ def _merge(chosen: list[Disband]) -> list[Disband]:
 
 
 def timeout_upkeep(state: BMState, pid: int) -> SubmitUpkeep:
-    """Maintenance on timeout (BM-DIG-19): no trades, the forced disbands, confirmed."""
+    """Maintenance on timeout: his unlocked plan if it pays the upkeep (reference ruling 12), else no trades and
+    the forced disbands (BM-DIG-19), confirmed."""
+    book = state.economy.upkeep if state.economy is not None else None
+    plan = book.drafts.get(pid) if book is not None else None
+    if plan is not None and _pays(state, pid, plan):
+        return SubmitUpkeep(player=pid, trades=plan.trades, disband=plan.disband, lock=True)
     return SubmitUpkeep(player=pid, disband=forced_disbands(state, pid), lock=True)
+
+
+def _pays(state: BMState, pid: int, plan: UpkeepPlan) -> bool:
+    try:
+        carry_out(copier(type(state))(state), pid, plan, final=True)
+    except RuleError:
+        return False
+    return True

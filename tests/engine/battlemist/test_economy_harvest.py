@@ -150,9 +150,20 @@ def test_plays_may_be_revised_until_locked_and_a_timeout_passes() -> None:
         commit(state, 1, play("AC07", "N20"))
     assert err.value.code == "BM_E_LOCKED" and "W-ECONSTART plays" in err.value.message
     action = E.timeout_econstart(state, 2)
-    assert action.plays == () and action.lock
+    assert action.plays == () and action.lock  # nothing drafted: a pass
     E.econ_start(state, action, Rng(state.rng))
     assert state.hands[1] == ["AC07"] and state.phase is Phase.ORDERS
+
+
+def test_a_timeout_locks_the_legal_draft_of_econstart_plays() -> None:
+    """Reference ruling 12; a draft whose card has left the hand since is dropped for a pass."""
+    state = council(troops={"N20": {1: {"infantry": 1}}, "N22": {2: {"infantry": 1}}},
+                    hands={1: ["AC07"], 2: ["AC07"]})
+    commit(state, 1, play("AC07", "N20"), lock=False)
+    commit(state, 2, play("AC07", "N22"), lock=False)
+    state.hands = {**state.hands, 2: []}
+    assert E.timeout_econstart(state, 1).plays == (play("AC07", "N20"),)
+    assert E.timeout_econstart(state, 2).plays == ()
 
 
 @pytest.mark.rule("BM-SIM-4")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -139,6 +140,8 @@ def test_a_hero_recruited_with_the_amulet_of_vigor_enters_with_6_life() -> None:
 @pytest.mark.rule("BM-HER-8", "BM-HER-9")
 def test_one_new_hero_per_round_and_three_alive_at_most() -> None:
     assert problems(at_orders(), NewHero(), NewHero()) == [(2, "BM_E_HERO_LIMIT")]
+    assert problems(at_orders(stock={1: {"wood": 4}}), NewHero(), NewHero()) == [
+        (1, "BM_E_INSUFFICIENT_RESOURCES"), (2, "BM_E_HERO_LIMIT")]  # the second line is wrong either way
     three = at_orders(heroes=[HeroToken(owner=1, number=n, region="H-DAQ", life=5) for n in (1, 2, 3)])
     assert problems(three, NewHero()) == [(1, "BM_E_HERO_LIMIT")]
 
@@ -152,6 +155,13 @@ def test_a_city_costs_5_wood_5_iron_in_a_region_you_control() -> None:
     events = resolve(state, Build(region="N20"))
     assert state.cities == {"N20": CityMark(kind="city", since=1)} and state.stock[1] == Stock(iron=1)
     assert [(e.region, e.city) for e in events if isinstance(e, E.CityBuilt)] == [("N20", "city")]
+
+
+def test_build_lines_check_control_then_cost_then_the_homeland() -> None:
+    """Reference ruling 2: a homeland is controlled by its owner, so only his own gets BM_E_CITY_IN_HOMELAND."""
+    poor = at_orders(stock={1: {"wood": 4, "iron": 9}})
+    assert problems(poor, Build(region="H-DAQ"), Build(region="H-ORC")) == [
+        (1, "BM_E_INSUFFICIENT_RESOURCES"), (2, "BM_E_NOT_CONTROLLED")]
 
 
 @pytest.mark.rule("BM-CITY-7", "BM-CITY-8")
@@ -206,6 +216,7 @@ def test_an_empty_star_pool_refuses_a_guild_request() -> None:
     state = at_orders(star_pool=0)
     error = one_error(state, Guild())
     assert error.code == "BM_E_STAR_POOL_EMPTY" and error.message == "The Grey Guild has no Stars left."
+    assert problems(state, Guild(), Guild()) == [(1, "BM_E_STAR_POOL_EMPTY"), (2, "BM_E_GUILD_ONE_PER_ROUND")]
 
 
 @pytest.mark.rule("BM-GLD-4", "BM-A-10")
@@ -248,14 +259,15 @@ def test_merchants_trade_3_to_1_or_2_to_1_with_a_large_city_or_the_merchants_led
         "Merchants trade 2:1 between different resources.")
 
 
-@pytest.mark.rule("BM-ECO-4", "BM-ECO-5")
-def test_a_set_must_be_affordable_with_its_trades_applied_first_in_their_listed_order() -> None:
+@pytest.mark.rule("BM-ECO-4")
+def test_a_set_is_paid_line_by_line_in_the_listed_order_its_trades_included() -> None:
     state = at_orders(stock={1: {"grain": 6, "wood": 1}})
-    lines = (Recruit(unit="infantry", region="H-DAQ"), Merchant(give="grain", amount=3, get="iron"),
-             Merchant(give="iron", amount=3, get="wood"))
-    # the second trade needs the iron of a third that is not there
-    assert problems(state, *lines) == [(3, "BM_E_INSUFFICIENT_RESOURCES")]
-    assert problems(state, *lines[:2]) == []
+    recruit, to_iron = Recruit(unit="infantry", region="H-DAQ"), Merchant(give="grain", amount=3, get="iron")
+    assert problems(state, to_iron, recruit) == []  # a trade pays for what is listed after it ...
+    assert problems(state, recruit, to_iron) == [(1, "BM_E_INSUFFICIENT_RESOURCES")]  # ... not before it
+    # 3 grain bought 1 iron, not the 3 that the second trade gives away
+    assert problems(state, to_iron, Merchant(give="iron", amount=3, get="wood")) == [
+        (2, "BM_E_INSUFFICIENT_RESOURCES")]
     error = one_error(state, Recruit(unit="cavalry", region="H-DAQ"))
     assert error.message == "You need 1 wood, 2 iron but have 1 wood, 0 iron."
 
@@ -321,12 +333,18 @@ def test_an_order_draft_is_seen_by_its_author_alone() -> None:
 
 
 @pytest.mark.rule("BM-SIM-5")
-def test_a_timeout_orders_nothing_and_drops_the_draft() -> None:
+def test_a_timeout_locks_a_legal_draft_and_otherwise_orders_nothing() -> None:
+    """Reference ruling 12: an unlocked draft without errors is kept; one that no longer holds is dropped."""
     state = at_orders()
     submit(state, 1, NewHero(), lock=False)
-    for pid in (1, 2):
-        E.econ_orders(state, E.timeout_economy(state, pid), Rng(state.rng))
-    assert state.heroes == [] and state.stock[1] == Stock(**RICH) and E.economy_finished(state)
+    state.stock = {**state.stock, 2: Stock(wood=4)}
+    state.economy = replace(state.economy, orders=replace(state.economy.orders, drafts={
+        **state.economy.orders.drafts, 2: (NewHero(),)}))  # affordable once, before a trade, say
+    actions = [E.timeout_economy(state, pid) for pid in (1, 2)]
+    assert [(a.lines, a.lock) for a in actions] == [((NewHero(),), True), ((), True)]
+    for action in actions:
+        E.econ_orders(state, action, Rng(state.rng))
+    assert [h.owner for h in state.heroes] == [1] and E.economy_finished(state)
 
 
 def test_resolving_leaves_the_given_position_untouched() -> None:

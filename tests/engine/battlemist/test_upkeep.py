@@ -143,6 +143,28 @@ def test_the_timeout_takes_cities_down_last_and_keeps_units_that_cost_nothing() 
     assert U.timeout_upkeep(state, 1).disband == (Disband(region="N27", what="city", n=2),)
 
 
+def test_the_timeout_downgrades_every_large_city_before_it_destroys_a_city() -> None:
+    """Reference ruling 27 and BM-DIG-19: downgrade, then destroy, each in region-id order."""
+    towns = {"N16": CITY, "N27": LARGE, "N28": LARGE}
+    state = maintenance(("DRK", "ELF"), stock={1: {"grain": 2}}, troops={r: {1: {"infantry": 1}} for r in towns},
+                        cities=towns)
+    # 5 grain for the cities (Undying infantry eat nothing), 2 in stock
+    assert U.timeout_upkeep(state, 1).disband == (Disband(region="N27", what="city"),
+                                                  Disband(region="N28", what="city"),
+                                                  Disband(region="N16", what="city"))
+
+
+@pytest.mark.rule("BM-SIM-5")
+def test_a_timeout_confirms_a_draft_that_pays_the_upkeep() -> None:
+    """Reference ruling 12: the player's own choice of disbands stands if it still pays."""
+    state = maintenance(stock={1: {"grain": 1}}, troops={"H-DAQ": {1: {"infantry": 1, "archers": 1}}})
+    submit(state, 1, Disband(region="H-DAQ", what="infantry"), lock=False)
+    assert U.timeout_upkeep(state, 1).disband == (Disband(region="H-DAQ", what="infantry"),)
+    state.stock = {**state.stock, 1: Stock()}
+    assert U.timeout_upkeep(state, 1).disband == (Disband(region="H-DAQ", what="archers"),
+                                                   Disband(region="H-DAQ", what="infantry"))
+
+
 @pytest.mark.rule("BM-STAR-5")
 def test_neither_the_economy_nor_maintenance_ever_takes_a_star() -> None:
     state = maintenance(stock={1: {}}, troops={"H-DAQ": {1: {"infantry": 4}}}, stars={1: Stars(owned=3, spent=1),
