@@ -479,10 +479,13 @@ def income(state: BMState, pid: int) -> dict[str, int]:
     home = state.homeland(pid)
     if home not in state.occupied:
         total = _add(total, load().rules.race[state.race(pid)].homeland_yield)
-    if state.effects.failed_harvest == "half":
-        total["grain"] //= 2
-    elif state.effects.failed_harvest == "none":
+    if state.effects.failed_harvest == "none":
         total["grain"] = 0
+    elif state.effects.failed_harvest == "half":
+        # two Failed Harvest A halve twice (reference ruling 6): the Council's branch counts them in
+        # `Effects.halvings`; until it is merged, "half" is one halving
+        for _ in range(getattr(state.effects, "halvings", 1)):
+            total["grain"] //= 2
     return total
 
 
