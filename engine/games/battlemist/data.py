@@ -287,6 +287,14 @@ class ActionCard(Frozen):
     free_terrain: Literal["all", "region"] | None = None
     """The player's units ignore forest and mountain stops this step: all of them, or those that start it in the
     chosen region (AC03)."""
+    placement: int | None = None
+    """Extra homeland placements this round (AC06)."""
+    units: int | None = None
+    """How many recruited units `saving` applies to (AC08)."""
+    saving: Cost = Field(default_factory=dict)
+    """What each of those units costs less, down to 0 (AC08)."""
+    build_cost: Cost = Field(default_factory=dict)
+    """What one city or large city built this round costs instead (AC09)."""
 
 
 class EventCard(Frozen):
@@ -340,6 +348,8 @@ class Artifact(Frozen):
     hero_hit: int | None = None
     hero_life: int | None = None
     hero_move: int | None = None
+    merchant: bool = False
+    """Its holder always trades with merchants at the good rate (AR6, BM-TRD-1)."""
 
 
 class Cards(Frozen):

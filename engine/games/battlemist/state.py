@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core.players import Player, SeatedState
 from engine.games.battlemist.data import RaceId
+from engine.games.battlemist.economy import Economy
 from engine.games.battlemist.movement import MoveStep
 from engine.games.battlemist.pieces import EMPTY, CityMark, Count, Effects, HeroToken, Stars, Stock, Troops
 from engine.games.battlemist.quest_state import QuestStep
@@ -101,6 +102,8 @@ class BMState(SeatedState):
     """The active player's movement step (BM-MOV-8): its W-MOVESTART effects and move orders."""
     cast: dict[int, list[str]] = field(default_factory=dict)
     """Each player's spells cast this round, as `<scope>:<spell>` (once per window, BM-SPL-1); cleared at END_ROUND."""
+    economy: Economy | None = None
+    """The economy phase or maintenance in progress: its order books and open trade offers (economy.py)."""
     quest_step: QuestStep | None = None
     """The active player's quest step while it runs (BM-QST-13)."""
     winners: list[int] | None = None
