@@ -14,7 +14,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core.orders import Orders
 from engine.core.players import Player, SeatedState
+from engine.games.battlemist.build import BuildState
+from engine.games.battlemist.council import CouncilState
 from engine.games.battlemist.data import RaceId
+from engine.games.battlemist.initiative import InitiativeState
 from engine.games.battlemist.pieces import EMPTY, CityMark, Count, Effects, HeroToken, Stars, Stock, Troops
 
 
@@ -98,6 +101,12 @@ class BMState(SeatedState):
     """The player whose individual turn it is (phases QUEST, MOVEMENT, COMBAT)."""
     econstart: Orders[list[str]] | None = None
     """W-ECONSTART plays, committed privately (BM-ECO-3)."""
+    build: BuildState | None = None
+    """Build mode (BM-BRD-3): where each tile lies, and construction while it lasts; None on the fixed map."""
+    council: CouncilState | None = None
+    """The event before the Council now: its vote, then any private choices (BM-COU-4 … 13)."""
+    initiative: InitiativeState | None = None
+    """This round's initiative rolls while large-city owners choose their modifier (BM-INI-1)."""
     winners: list[int] | None = None
     """None while the game goes on; the winning seats once it is over (BM-VIC-2: a shared victory)."""
 
