@@ -217,7 +217,7 @@ def lay(state: BMState, action: PlaceTile) -> list[Event]:
                     homes=[p for p in build.homes if not (p == action.player and action.tile.startswith("H-"))],
                     tips=[*build.tips, action.tile] if len(touching) == 1 else build.tips)
     events: list[Event] = [TilePlaced(player=action.player, tile=action.tile, q=action.q, r=action.r)]
-    build, skipped = _next_turn(state, build, action.player)
+    build, skipped = next_placer(state, build, action.player)
     events += skipped
     state.build = build
     state.regions = sorted(positions)
@@ -228,7 +228,7 @@ def _holds(build: BuildState, pid: int) -> bool:
     return bool(build.tiles.get(pid)) or pid in build.homes
 
 
-def _next_turn(state: BMState, build: BuildState, after: int) -> tuple[BuildState, list[Event]]:
+def next_placer(state: BMState, build: BuildState, after: int) -> tuple[BuildState, list[Event]]:
     events: list[Event] = []
     k = build.order.index(after)
     for step in range(1, len(build.order) + 1):

@@ -79,6 +79,21 @@ class UprisingPayment(Action):
     lock: bool = True
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DiscardCard(Action):
+    """Discard an unused action card, at any time (BM-ACT-5)."""
+
+    type: Literal["bm_discard"] = "bm_discard"
+    card: str
+
+
+@dataclass(slots=True, kw_only=True)
+class CardDiscarded(Event):
+    type: Literal["bm_card_discarded"] = "bm_card_discarded"
+    player: int
+    card: str
+
+
 @dataclass(slots=True, kw_only=True)
 class GameWon(Headline):
     """The game is over (BM-VIC-1, VIC-2, VIC-3): the winners (several: a shared victory) and everyone's Stars."""
@@ -209,6 +224,22 @@ class EventRemoved(Event):
 
     type: Literal["bm_event_removed"] = "bm_event_removed"
     card: str
+
+
+def discard_card(state: BMState, action: DiscardCard, rng: Rng) -> list[Event]:
+    """BM-ACT-5: any unused card of your hand goes to the discard pile, in any phase of play."""
+    from engine.games.battlemist.state import Phase
+
+    if state.phase is Phase.GAME_OVER:
+        raise _wrong_phase(state, "discard")
+    hand = state.hands.get(action.player, [])
+    if action.card not in hand:
+        known = load().cards.card.get(action.card)
+        raise RuleError("BM_E_CARD_NOT_IN_HAND", card=known.name if known else action.card)
+    k = hand.index(action.card)
+    state.hands = {**state.hands, action.player: hand[:k] + hand[k + 1:]}
+    state.discard = [*state.discard, action.card]
+    return [CardDiscarded(player=action.player, card=action.card)]
 
 
 # --- 1.0 victory -------------------------------------------------------------------------------------------------
