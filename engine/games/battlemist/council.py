@@ -509,9 +509,10 @@ def blizzard(state: BMState, rng: Rng, outcome: Outcome) -> list[Event]:
 def plague_targets(state: BMState, at: int) -> dict[int, list[str]]:
     """EV2: each player's regions (region-id order) where he has at least `at` army units."""
     found: dict[int, list[str]] = {}
+    playing = set(state.active_ids())
     for region in sorted(state.troops):
         for pid, units in state.troops[region].items():
-            if units.army() >= at:
+            if pid in playing and units.army() >= at:
                 found.setdefault(pid, []).append(region)
     return found
 
@@ -519,42 +520,43 @@ def plague_targets(state: BMState, at: int) -> dict[int, list[str]]:
 def lone_units(state: BMState) -> dict[int, list[str]]:
     """EV5: each player's non-homeland regions he controls with exactly 1 army unit (region-id order)."""
     found: dict[int, list[str]] = {}
+    playing = set(state.active_ids())
     for region in sorted(state.troops):
         if region.startswith("H-"):
             continue
         for pid, units in state.troops[region].items():
-            if units.army() == 1 and state.controller(region) == pid:
+            if pid in playing and units.army() == 1 and state.controller(region) == pid:
                 found.setdefault(pid, []).append(region)
     return found
 
 
-def _ask(state: BMState, rng: Rng, affected: dict[int, list[str]]) -> list[Event]:
-    """Open the private, simultaneous choices of BM-COU-13 (SIM-1 … 5), or finish when nobody must choose."""
-    if not affected:
-        return finish_event(state, rng)
+def _ask(state: BMState, rng: Rng, affected: dict[int, list[str]], choosing: list[int]) -> list[Event]:
+    """Open the private, simultaneous choices of BM-COU-13 (BM-SIM-1 … 5) for the `choosing` players (those
+    with a real choice); the others take the defaults at once when the book is complete."""
     council = state.council
     assert council is not None
-    seats = [pid for pid in state.seat_order() if pid in affected]
+    seats = [pid for pid in state.seat_order() if pid in choosing]
     state.council = replace(council, choices=Orders(seats=seats), affected=affected)
-    return []
+    return resolve_choices(state, rng) if not seats else []
 
 
 def plague(state: BMState, rng: Rng, outcome: Outcome) -> list[Event]:
-    """EV2: in each region where a player has 7+ (A) or 4+ (B) army units he removes 2, his own choice."""
+    """EV2: in each region where a player has 7+ (A) or 4+ (B) army units he removes 2, his own choice (asked
+    only of players with two kinds of army unit in such a region)."""
     card = _card("EV2")
     at = (card.a_at if outcome == "a" else card.b_at) or 0
-    return _ask(state, rng, plague_targets(state, at))
+    affected = plague_targets(state, at)
+    choosing = [pid for pid, regions in affected.items()
+                if any(len(set(state.units(r, pid).counts()) & set(ARMY)) > 1 for r in regions)]
+    return _ask(state, rng, affected, choosing)
 
 
 def uprising(state: BMState, rng: Rng, outcome: Outcome) -> list[Event]:
-    """EV5: each lone unit costs 1 grain or is removed (A, his choice), or is removed (B)."""
+    """EV5: each lone unit costs 1 grain or is removed (A, his choice, asked only of players with grain), or is
+    removed (B)."""
     lone = lone_units(state)
-    if outcome == "a":
-        return _ask(state, rng, lone)
-    events: list[Event] = []
-    for pid, regions in lone.items():
-        events += _remove_lone(state, pid, regions)
-    return events + finish_event(state, rng)
+    choosing = [pid for pid in lone if state.stock[pid].grain] if outcome == "a" else []
+    return _ask(state, rng, lone, choosing)
 
 
 RESOLVE = {"EV1": tremors, "EV2": plague, "EV3": failed_harvest, "EV4": mana_storm, "EV5": uprising,
@@ -655,25 +657,28 @@ def _record(state: BMState, council: CouncilState, book: Orders[Losses], action:
 
 
 def resolve_choices(state: BMState, rng: Rng) -> list[Event]:
-    """Every choice locked (BM-SIM-3): reveal them in seat order and apply them, defaults for what a player left
-    out (BM-SIM-5, BM-COU-13)."""
+    """Every choice locked (BM-SIM-3): reveal them and apply every affected player's, in seat order, with the
+    defaults for what a player left out or was not asked (BM-SIM-5, BM-COU-13)."""
     council = state.council
     assert council is not None and council.choices is not None
+    chosen = dict(O.reveal(council.choices))
     events: list[Event] = []
     n = _card("EV2").remove or 0
-    for pid, losses in O.reveal(council.choices):
-        chosen = losses or Losses()
-        regions = council.affected[pid]
+    for pid in state.seat_order():
+        regions = council.affected.get(pid)
+        if regions is None:
+            continue
+        losses = chosen.get(pid) or Losses()
         if council.card == "EV2":
             for region in regions:
-                units = chosen.removals.get(region) or default_removal(state.units(region, pid), n)
+                units = losses.removals.get(region) or default_removal(state.units(region, pid), n)
                 events.append(_take(state, pid, region, units))
             continue
-        if chosen.pay:
+        if losses.pay:
             stock = state.stock[pid]
-            state.stock = {**state.stock, pid: stock.minus({"grain": len(chosen.pay)})}
-            events.append(UprisingPaid(player=pid, regions=list(chosen.pay)))
-        events += _remove_lone(state, pid, [r for r in regions if r not in chosen.pay])
+            state.stock = {**state.stock, pid: stock.minus({"grain": len(losses.pay)})}
+            events.append(UprisingPaid(player=pid, regions=list(losses.pay)))
+        events += _remove_lone(state, pid, [r for r in regions if r not in losses.pay])
     return events + finish_event(state, rng)
 
 

@@ -390,3 +390,21 @@ def test_council_decisions_and_timeout() -> None:
     assert (decision.player, decision.kind, decision.detail["needed"]) == (1, "bm_vote", 3)
     assert C.timeout_council(state, 1) == C.Vote(player=1, commit=False)
     assert C.council_decisions(council()) == []
+
+
+@pytest.mark.rule("BM-COU-13")
+def test_players_without_a_real_choice_are_not_asked() -> None:
+    troops = {"N05": {1: {"infantry": 5}}, "N06": {2: {"infantry": 2, "cavalry": 3}}}
+    state = voting("EV2", dice=(9, 8, 7, 6), troops=troops)
+    state, _ = cast(state, False, False, False, False)
+    assert [d.player for d in C.council_decisions(state)] == [2]
+    state, _ = run(state, C.choose_plague, C.PlagueLosses(player=2, removals={"N06": {"cavalry": 2}}))
+    assert state.units("N05", 1).infantry == 3 and state.units("N06", 2).counts() == {"infantry": 2, "cavalry": 1}
+    alone = voting("EV2", dice=(9, 8, 7, 6), troops={"N05": {1: {"archers": 4}}})
+    alone, _ = cast(alone, False, False, False, False)
+    assert alone.units("N05", 1).archers == 2 and C.council_over(alone)
+    poor = voting("EV5", dice=(9, 8, 7, 6), troops=UPRISING_TROOPS, stock={2: {"grain": 3}})
+    poor, _ = cast(poor, True, True, True, True)
+    assert [d.player for d in C.council_decisions(poor)] == [2]
+    poor, _ = run(poor, C.pay_uprising, C.UprisingPayment(player=2, pay=["N07"]))
+    assert "N05" not in poor.troops and poor.units("N07", 2).archers == 1 and poor.stock[2].grain == 2
