@@ -8,12 +8,15 @@ from collections import Counter
 import pytest
 
 from engine.core.errors import RuleError
-from engine.core.models import Seat
+from engine.core.models import Seat, from_json, to_json
+from engine.games.battlemist import council as C
+from engine.games.battlemist import initiative as I
 from engine.games.battlemist import setup as S
 from engine.games.battlemist.board import neighbours
-from engine.games.battlemist.state import BMOptions, Phase
-from tests.engine.battlemist.council_tools import of, run, seats
-from tests.engine.battlemist.helpers import DATA, snapshot
+from engine.games.battlemist.pieces import CityMark
+from engine.games.battlemist.state import BMOptions, BMState, Phase
+from tests.engine.battlemist.council_tools import of, run, seats, step
+from tests.engine.battlemist.helpers import DATA, position, snapshot
 
 DRAFT = BMOptions(races="draft")
 
@@ -198,3 +201,20 @@ def test_absent_homelands_are_void() -> None:
     assert neighbours(state, corner) == ()
     full, _ = S.new_game(DATA, seats(6), BMOptions(), 1)
     assert len(full.regions) == 39
+
+
+def test_positions_of_this_area_survive_json() -> None:
+    built, _ = S.new_game(DATA, seats(4), BMOptions(board="build"), 3)
+    vote = position(("DAQ", "ORC", "DWA"), phase=Phase.COUNCIL, events=["EV2"], dice=[9, 8, 7],
+                    troops={"N05": {1: {"infantry": 8, "archers": 1}}})
+    vote, _ = step(vote, C.open_vote)
+    for pid in (1, 2, 3):
+        vote, _ = run(vote, C.vote, C.Vote(player=pid, commit=True))
+    vote, _ = run(vote, C.choose_plague, C.PlagueLosses(player=1, removals={"N05": {"infantry": 2}}, lock=False))
+    ini = position(("DAQ", "ORC"), phase=Phase.ECONSTART, cities={"N05": CityMark(kind="large_city", since=0)},
+                   troops={"N05": {1: {"infantry": 1}}})
+    ini, _ = step(ini, I.begin_initiative)
+    for state in (built, vote, ini):
+        again = from_json(BMState, to_json(state))
+        assert to_json(again) == to_json(state) and again.build == state.build
+        assert again.council == state.council and again.initiative == state.initiative
