@@ -44,6 +44,14 @@ def neighbours(state: BMState, region: str) -> tuple[str, ...] | list[str]:
     return _fixed(tuple(state.regions)).get(region, ())
 
 
+def hex_of(state: BMState, region: str) -> Hex:
+    """Where `region` lies (axial q, r): its fixed-map hex, or where it was placed in build mode."""
+    if state.build is not None:
+        return state.build.positions[region]
+    spot = load().map.by_id[region]
+    return spot.q, spot.r
+
+
 def distances(state: BMState, start: str, through: Iterable[str] | None = None) -> dict[str, int]:
     """Fewest steps from `start` to each region reachable through the regions in play (BM-BRD-6, BM-BLD-4);
     `through` narrows the regions walked."""

@@ -50,7 +50,7 @@ class BuildState:
 class PlaceTile(Action):
     """Lay `tile` (one of your neutral tiles, or your homeland `H-<race>`) on hex (q, r)."""
 
-    type: Literal["bm_place_tile"] = "bm_place_tile"
+    type: Literal["place_tile"] = "place_tile"
     tile: str
     q: int
     r: int
@@ -60,7 +60,7 @@ class PlaceTile(Action):
 class TilesDealt(Event):
     """The centre tiles laid, the first placer's roll decided (the dice are `Rolled` events) and the deal."""
 
-    type: Literal["bm_tiles_dealt"] = "bm_tiles_dealt"
+    type: Literal["tiles_dealt"] = "tiles_dealt"
     centre: dict[str, Hex]
     order: list[int]
     tiles: dict[int, list[str]]
@@ -68,7 +68,7 @@ class TilesDealt(Event):
 
 @dataclass(slots=True, kw_only=True)
 class TilePlaced(Event):
-    type: Literal["bm_tile_placed"] = "bm_tile_placed"
+    type: Literal["tile_placed"] = "tile_placed"
     player: int
     tile: str
     q: int
@@ -79,7 +79,7 @@ class TilePlaced(Event):
 class PlacerSkipped(Event):
     """A player with tiles but no legal placement misses this turn (BM-BLD-10)."""
 
-    type: Literal["bm_placer_skipped"] = "bm_placer_skipped"
+    type: Literal["placer_skipped"] = "placer_skipped"
     player: int
 
 

@@ -57,7 +57,7 @@ class CouncilState:
 class Vote(Action):
     """Commit all your votes to the event before the Council, or abstain (BM-COU-6, BM-A-8)."""
 
-    type: Literal["bm_vote"] = "bm_vote"
+    type: Literal["vote"] = "vote"
     commit: bool
 
 
@@ -65,7 +65,7 @@ class Vote(Action):
 class PlagueLosses(Action):
     """Which army units Plague takes (EV2): region → kind → n; regions left out take the default."""
 
-    type: Literal["bm_plague_losses"] = "bm_plague_losses"
+    type: Literal["plague_losses"] = "plague_losses"
     removals: dict[str, dict[str, int]] = field(default_factory=dict)
     lock: bool = True
 
@@ -74,7 +74,7 @@ class PlagueLosses(Action):
 class UprisingPayment(Action):
     """The regions whose lone unit you pay 1 grain for in Peasant Uprising A (EV5); the others are removed."""
 
-    type: Literal["bm_uprising_payment"] = "bm_uprising_payment"
+    type: Literal["uprising_payment"] = "uprising_payment"
     pay: list[str] = field(default_factory=list)
     lock: bool = True
 
@@ -83,13 +83,13 @@ class UprisingPayment(Action):
 class DiscardCard(Action):
     """Discard an unused action card, at any time (BM-ACT-5)."""
 
-    type: Literal["bm_discard"] = "bm_discard"
+    type: Literal["discard"] = "discard"
     card: str
 
 
 @dataclass(slots=True, kw_only=True)
 class CardDiscarded(Event):
-    type: Literal["bm_card_discarded"] = "bm_card_discarded"
+    type: Literal["card_discarded"] = "card_discarded"
     player: int
     card: str
 
@@ -98,7 +98,7 @@ class CardDiscarded(Event):
 class GameWon(Headline):
     """The game is over (BM-VIC-1, VIC-2, VIC-3): the winners (several: a shared victory) and everyone's Stars."""
 
-    type: Literal["bm_game_won"] = "bm_game_won"
+    type: Literal["game_won"] = "game_won"
     winners: list[int]
     stars: dict[int, int]
     reason: Literal["stars", "round_cap"]
@@ -106,7 +106,7 @@ class GameWon(Headline):
 
 @dataclass(slots=True, kw_only=True)
 class StarsRefilled(Event):
-    type: Literal["bm_stars_refilled"] = "bm_stars_refilled"
+    type: Literal["stars_refilled"] = "stars_refilled"
     round: int
 
 
@@ -114,7 +114,7 @@ class StarsRefilled(Event):
 class CardDrawn(Event):
     """The action card a player drew (private, BM-ACT-3)."""
 
-    type: Literal["bm_card_drawn"] = "bm_card_drawn"
+    type: Literal["card_drawn"] = "card_drawn"
     player: int
     card: str
 
@@ -123,7 +123,7 @@ class CardDrawn(Event):
 class HandFull(Event):
     """A player holding the hand limit draws nothing (BM-COU-8)."""
 
-    type: Literal["bm_hand_full"] = "bm_hand_full"
+    type: Literal["hand_full"] = "hand_full"
     player: int
 
 
@@ -131,7 +131,7 @@ class HandFull(Event):
 class EventRevealed(Event):
     """An event drawn is shown and set aside for the Council (BM-ACT-7)."""
 
-    type: Literal["bm_event_revealed"] = "bm_event_revealed"
+    type: Literal["event_revealed"] = "event_revealed"
     player: int
     card: str
 
@@ -140,7 +140,7 @@ class EventRevealed(Event):
 class DeckRebuilt(Event):
     """The exhausted action deck is the shuffled discard pile again (BM-ACT-6)."""
 
-    type: Literal["bm_deck_rebuilt"] = "bm_deck_rebuilt"
+    type: Literal["deck_rebuilt"] = "deck_rebuilt"
     cards: int
 
 
@@ -148,7 +148,7 @@ class DeckRebuilt(Event):
 class CouncilDiscussion(Event):
     """Open a free, non-binding discussion of `card` before its vote (BM-COU-3, BM-TRD-3)."""
 
-    type: Literal["bm_council_discussion"] = "bm_council_discussion"
+    type: Literal["council_discussion"] = "council_discussion"
     card: str
 
 
@@ -156,7 +156,7 @@ class CouncilDiscussion(Event):
 class VoteOpened(Event):
     """The vote on `card`: who votes in which order, with how many votes, and the threshold T' (BM-EVT-1)."""
 
-    type: Literal["bm_vote_opened"] = "bm_vote_opened"
+    type: Literal["vote_opened"] = "vote_opened"
     card: str
     order: list[int]
     votes: dict[int, int]
@@ -165,7 +165,7 @@ class VoteOpened(Event):
 
 @dataclass(slots=True, kw_only=True)
 class VoteCast(Event):
-    type: Literal["bm_vote_cast"] = "bm_vote_cast"
+    type: Literal["vote_cast"] = "vote_cast"
     player: int
     committed: int
     """0: abstained."""
@@ -175,7 +175,7 @@ class VoteCast(Event):
 class EventDecided(Event):
     """The committed total against T' (BM-COU-7): outcome A (milder) or B."""
 
-    type: Literal["bm_event_decided"] = "bm_event_decided"
+    type: Literal["event_decided"] = "event_decided"
     card: str
     committed: int
     needed: int
@@ -186,7 +186,7 @@ class EventDecided(Event):
 class CitiesStruck(Event):
     """Cataclysmic Tremors (EV1): large cities reduced, cities destroyed."""
 
-    type: Literal["bm_cities_struck"] = "bm_cities_struck"
+    type: Literal["cities_struck"] = "cities_struck"
     reduced: list[str] = field(default_factory=list)
     destroyed: list[str] = field(default_factory=list)
 
@@ -195,7 +195,7 @@ class CitiesStruck(Event):
 class UnitsLost(Event):
     """Army units an event removed from one player's units in one region (EV2, EV5)."""
 
-    type: Literal["bm_units_lost"] = "bm_units_lost"
+    type: Literal["units_lost"] = "units_lost"
     player: int
     region: str
     units: dict[str, int]
@@ -203,7 +203,7 @@ class UnitsLost(Event):
 
 @dataclass(slots=True, kw_only=True)
 class UprisingPaid(Event):
-    type: Literal["bm_uprising_paid"] = "bm_uprising_paid"
+    type: Literal["uprising_paid"] = "uprising_paid"
     player: int
     regions: list[str]
 
@@ -212,7 +212,7 @@ class UprisingPaid(Event):
 class EffectSet(Event):
     """A round-long effect of an event (EV3, EV4, EV6): `effect` is the Effects field, `value` its new value."""
 
-    type: Literal["bm_effect_set"] = "bm_effect_set"
+    type: Literal["effect_set"] = "effect_set"
     card: str
     effect: Literal["failed_harvest", "mana_storm", "blizzard"]
     value: str
@@ -222,7 +222,7 @@ class EffectSet(Event):
 class EventRemoved(Event):
     """A resolved event card leaves the game (BM-COU-11)."""
 
-    type: Literal["bm_event_removed"] = "bm_event_removed"
+    type: Literal["event_removed"] = "event_removed"
     card: str
 
 
@@ -347,9 +347,12 @@ def draw_cards(state: BMState, rng: Rng) -> list[Event]:
 
 
 def begin_council(state: BMState, rng: Rng) -> list[Event]:
-    """Round `state.round`'s Council (phase COUNCIL): steps 1.0 – 1.2, then the first event's vote. Leaves
-    GAME_OVER after a win, else phase COUNCIL with `state.council` set (an event to vote on) or None (no event:
-    the Council is over, `council_over`)."""
+    """Round `state.round`'s Council (the caller has set the round number): phase COUNCIL, steps 1.0 – 1.2, then
+    the first event's vote. Leaves GAME_OVER after a win, else phase COUNCIL with `state.council` set (an event
+    to vote on) or None (no event: the Council is over, `council_over`)."""
+    from engine.games.battlemist.state import Phase
+
+    state.phase = Phase.COUNCIL
     events = victory_check(state)
     if events:
         return events
@@ -693,10 +696,10 @@ def council_decisions(state: BMState) -> list[Decision]:
         voter = next_voter(council)
         if voter is None:
             return []
-        return [Decision(player=voter, kind="bm_vote",
+        return [Decision(player=voter, kind="vote",
                          detail={"card": council.card, "votes": votes_of(state, voter), "needed": council.needed,
                                  "committed": sum(council.votes.values())})]
-    kind = "bm_plague_losses" if council.card == "EV2" else "bm_uprising_payment"
+    kind = "plague_losses" if council.card == "EV2" else "uprising_payment"
     return [Decision(player=pid, kind=kind, detail={"card": council.card, "regions": list(council.affected[pid])})
             for pid in O.missing(council.choices)]
 

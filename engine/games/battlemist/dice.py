@@ -11,17 +11,15 @@ from engine.core.models import Event
 from engine.core.rng import Rng
 from engine.games.battlemist.data import load
 
-Purpose = Literal["build_order", "vote_order", "initiative", "initiative_tie", "tremors"]
-"""What a roll of this area decides; other areas add their own purposes to their own events."""
-
 
 @dataclass(slots=True, kw_only=True)
 class Rolled(Event):
     """One or more d10 rolled for `purpose` (BM-DIE-4): by `player` (None: the engine for the game), and the
-    region or card it concerns."""
+    region it concerns. Setup, the Council and initiative roll for "build_order", "vote_order", "initiative",
+    "initiative_tie" and "tremors"; every other rule may post its own rolls with a purpose of its own."""
 
-    type: Literal["bm_rolled"] = "bm_rolled"
-    purpose: Purpose
+    type: Literal["die_rolled"] = "die_rolled"
+    purpose: str
     player: int | None = None
     dice: list[int] = field(default_factory=list)
     region: str | None = None
@@ -32,7 +30,7 @@ def d10(rng: Rng) -> int:
     return rng.die(load().rules.die_sides)
 
 
-def rank_by_rolls(rng: Rng, ids: Sequence[int], purpose: Purpose) -> tuple[list[int], list[Event]]:
+def rank_by_rolls(rng: Rng, ids: Sequence[int], purpose: str) -> tuple[list[int], list[Event]]:
     """`ids` ordered by a d10 each, highest first; tied players re-roll among themselves (BM-A-9, BM-A-11,
     BM-BLD-9) until every place is fixed. Returns the order and one `Rolled` event per die."""
     events: list[Event] = []

@@ -32,7 +32,7 @@ class InitiativeState:
 class InitiativeMod(Action):
     """Add `change` to your initiative roll: +k, −k or 0 for your k large cities (BM-INI-1)."""
 
-    type: Literal["bm_initiative"] = "bm_initiative"
+    type: Literal["initiative"] = "initiative"
     change: int
     lock: bool = True
 
@@ -41,7 +41,7 @@ class InitiativeMod(Action):
 class InitiativeSet(Event):
     """The round's turn order (BM-INI-2): the rolls, the modifiers revealed, and the resulting order."""
 
-    type: Literal["bm_initiative_set"] = "bm_initiative_set"
+    type: Literal["initiative_set"] = "initiative_set"
     rolls: dict[int, int]
     modifiers: dict[int, int]
     order: list[int]
@@ -114,7 +114,7 @@ def initiative_decisions(state: BMState) -> list[Decision]:
     ini = state.initiative
     if ini is None:
         return []
-    return [Decision(player=pid, kind="bm_initiative", detail={"roll": ini.rolls[pid], "k": ini.large[pid]})
+    return [Decision(player=pid, kind="initiative", detail={"roll": ini.rolls[pid], "k": ini.large[pid]})
             for pid in O.missing(ini.choices)]
 
 

@@ -29,13 +29,13 @@ STAR_CARD = "STAR"
 class PickRace(Action):
     """The race draft (BM-SET-5): the seat whose turn it is takes a race its column of BM-SET-1 allows."""
 
-    type: Literal["bm_pick_race"] = "bm_pick_race"
+    type: Literal["pick_race"] = "pick_race"
     race: RaceId
 
 
 @dataclass(slots=True, kw_only=True)
 class RacePicked(Event):
-    type: Literal["bm_race_picked"] = "bm_race_picked"
+    type: Literal["race_picked"] = "race_picked"
     player: int
     race: RaceId
 
@@ -44,7 +44,7 @@ class RacePicked(Event):
 class RaceCard(Event):
     """One seat's race as the bot reads it out (BM-SET-4): the race and its abilities' ids."""
 
-    type: Literal["bm_race_card"] = "bm_race_card"
+    type: Literal["race_card"] = "race_card"
     player: int
     race: RaceId
     abilities: list[str] = field(default_factory=list)
@@ -54,7 +54,7 @@ class RaceCard(Event):
 class RacesAnnounced(Event):
     """Every race in play with its abilities, for the bot to post at the start (BM-SET-4)."""
 
-    type: Literal["bm_races_announced"] = "bm_races_announced"
+    type: Literal["races_announced"] = "races_announced"
     races: list[RaceCard]
 
 
@@ -62,7 +62,7 @@ class RacesAnnounced(Event):
 class SetupFinished(BoardChanged):
     """The board is set and the first round begins at its Council phase (BM-SET-11)."""
 
-    type: Literal["bm_setup_finished"] = "bm_setup_finished"
+    type: Literal["setup_finished"] = "setup_finished"
     regions: list[str]
 
 
@@ -193,11 +193,11 @@ def setup_decisions(state: BMState) -> list[Decision]:
     """Who must act during setup: the drafting seat, or the tile placer."""
     if state.phase is Phase.DRAFT:
         picker = drafting(state)
-        return [] if picker is None else [Decision(player=picker, kind="bm_pick_race",
+        return [] if picker is None else [Decision(player=picker, kind="pick_race",
                                                    detail={"races": free_races(state, picker)})]
     if state.phase is Phase.BUILD and state.build is not None and state.build.turn is not None:
         pid = state.build.turn
-        return [Decision(player=pid, kind="bm_place_tile",
+        return [Decision(player=pid, kind="place_tile",
                          detail={"tiles": list(state.build.tiles.get(pid, [])),
                                  "homeland": pid in state.build.homes})]
     return []

@@ -9,7 +9,7 @@ import pytest
 from engine.core.errors import RuleError
 from engine.games.battlemist import build as B
 from engine.games.battlemist import setup as S
-from engine.games.battlemist.board import around, neighbours
+from engine.games.battlemist.board import around, hex_of, neighbours
 from engine.games.battlemist.dice import Rolled
 from engine.games.battlemist.state import BMOptions, BMState, Phase
 from tests.engine.battlemist.council_tools import of, run, seats, step
@@ -189,6 +189,7 @@ def test_construction_ends_when_every_tile_lies() -> None:
         at = {spot: r for r, spot in build.positions.items()}
         for region, spot in build.positions.items():
             assert set(neighbours(state, region)) == {at[h] for h in around(spot) if h in at}
+            assert hex_of(state, region) == spot
         assert len(state.heroes) == n and all(state.units(state.homeland(p), p).infantry == 2
                                               for p in state.seat_order())
 

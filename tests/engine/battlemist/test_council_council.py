@@ -302,8 +302,8 @@ def test_plague_b_removes_two_units_by_private_choice_or_default() -> None:
     state = voting("EV2", dice=(9, 8, 7, 6), troops=PLAGUE_TROOPS)
     state, events = cast(state, False, False, False, False)
     assert state.council is not None and state.council.affected == {1: ["H-DAQ", "N05"], 2: ["N06"]}
-    assert [(d.player, d.kind) for d in C.council_decisions(state)] == [(1, "bm_plague_losses"),
-                                                                         (2, "bm_plague_losses")]
+    assert [(d.player, d.kind) for d in C.council_decisions(state)] == [(1, "plague_losses"),
+                                                                         (2, "plague_losses")]
     choice = C.PlagueLosses(player=1, removals={"N05": {"cavalry": 2}})
     state, events = run(state, C.choose_plague, choice)
     assert not events and state.units("N05", 1).cavalry == 3
@@ -387,7 +387,7 @@ def test_uprising_b_removes_every_lone_unit() -> None:
 def test_council_decisions_and_timeout() -> None:
     state = voting("EV3", dice=(9, 8, 7, 6))
     [decision] = C.council_decisions(state)
-    assert (decision.player, decision.kind, decision.detail["needed"]) == (1, "bm_vote", 3)
+    assert (decision.player, decision.kind, decision.detail["needed"]) == (1, "vote", 3)
     assert C.timeout_council(state, 1) == C.Vote(player=1, commit=False)
     assert C.council_decisions(council()) == []
 

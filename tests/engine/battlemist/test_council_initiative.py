@@ -49,7 +49,7 @@ def test_large_city_owners_choose_privately_and_simultaneously() -> None:
     assert not I.initiative_done(state) and state.initiative is not None
     assert state.initiative.large == {2: 2}
     assert [(d.player, d.kind, d.detail) for d in I.initiative_decisions(state)] == [
-        (2, "bm_initiative", {"roll": 4, "k": 2})]
+        (2, "initiative", {"roll": 4, "k": 2})]
     assert refused(state, I.InitiativeMod(player=2, change=1)).code == "BM_E_INITIATIVE_MOD"
     err = refused(state, I.InitiativeMod(player=3, change=1))
     assert err.code == "BM_E_INITIATIVE_MOD"

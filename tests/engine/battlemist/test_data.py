@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine.core.models import Seat, to_json
-from engine.games.battlemist.board import distances, neighbours
+from engine.games.battlemist.board import distances, hex_of, neighbours
 from engine.games.battlemist.data import ARMY, DATA_DIR, MONSTERS, RESOURCES, STOPS, Ability, load
 from engine.games.battlemist.pieces import Stars, Stock, Troops
 from engine.games.battlemist.setup import action_deck, new_game, quest_deck
@@ -80,6 +80,7 @@ def test_adjacency_is_the_axial_geometry() -> None:
     state = position(("DAQ", "ELF", "DWA", "KHR", "ORC", "DRK"))
     assert set(neighbours(state, "N01")) == {"N02", "N03", "N04", "N05", "N06", "N07"}
     assert set(neighbours(state, "N32")) == {"N22", "N23"}
+    assert hex_of(state, "H-DRK") == (-3, 3) and hex_of(state, "N01") == (0, 0)
 
 
 @pytest.mark.rule("BM-BRD-6")
