@@ -685,6 +685,23 @@ def resolve_choices(state: BMState, rng: Rng) -> list[Event]:
     return events + finish_event(state, rng)
 
 
+def leave_council(state: BMState, pid: int, rng: Rng) -> list[Event]:
+    """`pid` left the game (the caller has marked him): he no longer votes or chooses, his declaration if made
+    stands, and a vote or a book that he alone held open completes now."""
+    council = state.council
+    if council is None:
+        return []
+    if council.choices is not None:
+        book = O.withdraw(council.choices, pid)
+        state.council = replace(council, choices=book,
+                                affected={p: r for p, r in council.affected.items() if p != pid})
+        return resolve_choices(state, rng) if O.complete(book) else []
+    if pid in council.votes:
+        return []
+    state.council = replace(council, order=[p for p in council.order if p != pid])
+    return decide(state, rng) if next_voter(state.council) is None else []
+
+
 # --- waiting and timeouts ----------------------------------------------------------------------------------------
 
 def council_decisions(state: BMState) -> list[Decision]:

@@ -110,6 +110,18 @@ def settle(state: BMState, rng: Rng) -> list[Event]:
     return [*events, InitiativeSet(rolls=dict(ini.rolls), modifiers=mods, order=order)]
 
 
+def leave_initiative(state: BMState, pid: int, rng: Rng) -> list[Event]:
+    """`pid` left the game while the modifiers were open: his roll and choice drop out, and the order is set
+    once the others have chosen."""
+    ini = state.initiative
+    if ini is None:
+        return []
+    book = O.withdraw(ini.choices, pid)
+    state.initiative = replace(ini, rolls={p: r for p, r in ini.rolls.items() if p != pid},
+                               large={p: k for p, k in ini.large.items() if p != pid}, choices=book)
+    return settle(state, rng) if O.complete(book) else []
+
+
 def initiative_decisions(state: BMState) -> list[Decision]:
     ini = state.initiative
     if ini is None:

@@ -7,6 +7,7 @@ import pytest
 
 from engine.core import orders as O
 from engine.core.errors import RuleError
+from engine.core.rng import Rng
 from engine.games.battlemist import council as C
 from engine.games.battlemist.dice import Rolled
 from engine.games.battlemist.pieces import CityMark, Stars, Stock
@@ -408,3 +409,20 @@ def test_players_without_a_real_choice_are_not_asked() -> None:
     assert [d.player for d in C.council_decisions(poor)] == [2]
     poor, _ = run(poor, C.pay_uprising, C.UprisingPayment(player=2, pay=["N07"]))
     assert "N05" not in poor.troops and poor.units("N07", 2).archers == 1 and poor.stock[2].grain == 2
+
+
+def test_a_player_who_leaves_no_longer_holds_the_council_up() -> None:
+    state = voting("EV3", dice=(9, 8, 7, 6))
+    state, _ = cast(state, True, True, True)
+    assert state.council is not None and C.next_voter(state.council) == 4
+    gone, events = run(state, lambda s, a, rng: C.leave_council(s, 4, rng), C.Vote(player=4, commit=False))
+    assert of(events, C.EventDecided)[0].outcome == "a" and C.council_over(gone)
+    kept, events = run(state, lambda s, a, rng: C.leave_council(s, 1, rng), C.Vote(player=1, commit=False))
+    assert not events and kept.council is not None and kept.council.votes[1] == 1
+    plague = voting("EV2", dice=(9, 8, 7, 6), troops=PLAGUE_TROOPS)
+    plague, _ = cast(plague, False, False, False, False)
+    plague, _ = run(plague, C.choose_plague, C.PlagueLosses(player=1))
+    plague, events = run(plague, lambda s, a, rng: C.leave_council(s, 2, rng), C.Vote(player=2, commit=False))
+    assert C.council_over(plague) and plague.units("N06", 2).archers == 4
+    idle = council()
+    assert C.leave_council(idle, 1, Rng(idle.rng)) == []

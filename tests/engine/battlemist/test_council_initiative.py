@@ -6,6 +6,7 @@ from collections import Counter
 
 import pytest
 
+from engine.core import orders as O
 from engine.core.errors import RuleError
 from engine.core.rng import Rng, RngState
 from engine.games.battlemist import initiative as I
@@ -55,7 +56,9 @@ def test_large_city_owners_choose_privately_and_simultaneously() -> None:
     assert err.code == "BM_E_INITIATIVE_MOD"
     assert err.message == "You may add or subtract exactly 0 (your large cities), or leave the roll."
     draft, events = run(state, I.choose_initiative, I.InitiativeMod(player=2, change=-2, lock=False))
-    assert not events and draft.order == state.order
+    assert not events and draft.order == state.order and draft.initiative is not None
+    assert "orders" not in O.redact(draft.initiative.choices, 3)
+    assert O.redact(draft.initiative.choices, 2)["orders"] == -2
     before = snapshot(draft)
     done, events = run(draft, I.choose_initiative, I.InitiativeMod(player=2, change=2))
     assert snapshot(draft) == before
@@ -118,3 +121,13 @@ def test_every_roll_is_an_event_with_its_purpose() -> None:
     assert [(e.player, e.dice[0]) for e in events] == [(1, 4), (2, 4), (3, 4), (1, 9), (2, 2), (3, 2), (2, 1),
                                                        (3, 3)]
     assert all(isinstance(e, Rolled) and e.purpose == "vote_order" and e.private_to is None for e in events)
+
+
+def test_a_player_who_leaves_drops_out_of_initiative() -> None:
+    state, _ = rolled([3, 4, 7, 5], troops=HOLDERS, cities=LARGE)
+    gone, events = run(state, lambda s, a, rng: I.leave_initiative(s, 2, rng), I.InitiativeMod(player=2, change=0))
+    assert I.initiative_done(gone) and gone.order == [3, 4, 1]
+    assert of(events, I.InitiativeSet)[0].rolls == {1: 3, 3: 7, 4: 5}
+    other, events = run(state, lambda s, a, rng: I.leave_initiative(s, 1, rng), I.InitiativeMod(player=1, change=0))
+    assert not events and other.initiative is not None and 1 not in other.initiative.rolls
+    assert I.leave_initiative(gone, 3, Rng(gone.rng)) == []
