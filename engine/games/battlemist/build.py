@@ -208,12 +208,12 @@ def lay(state: BMState, action: PlaceTile) -> list[Event]:
     build = state.build
     assert build is not None
     spot = (action.q, action.r)
-    at = {s for s in build.positions.values()}
-    touching = [n for n in around(spot) if n in at]
+    placed = set(build.positions.values())
+    touching = [n for n in around(spot) if n in placed]
     positions = {**build.positions, action.tile: spot}
+    held = build.tiles.get(action.player, [])
     build = replace(build, positions=positions, adjacency=adjacency(positions),
-                    tiles={**build.tiles, action.player: [t for t in build.tiles[action.player] if t != action.tile]}
-                    if action.tile in build.tiles.get(action.player, []) else build.tiles,
+                    tiles={**build.tiles, action.player: [t for t in held if t != action.tile]},
                     homes=[p for p in build.homes if not (p == action.player and action.tile.startswith("H-"))],
                     tips=[*build.tips, action.tile] if len(touching) == 1 else build.tips)
     events: list[Event] = [TilePlaced(player=action.player, tile=action.tile, q=action.q, r=action.r)]
@@ -229,6 +229,10 @@ def _holds(build: BuildState, pid: int) -> bool:
 
 
 def next_placer(state: BMState, build: BuildState, after: int) -> tuple[BuildState, list[Event]]:
+    """The next player clockwise after `after` who holds a tile and can lay one; those who hold tiles but have
+    no legal hex are skipped (BM-BLD-10). Construction ends (turn None, BM-BLD-11) when nobody can lay one:
+    with the colours dropped (BM-A-27) that is when every tile lies, since a neutral tile always fits beside
+    two tiles and a last homeland relaxes to any hex (BM-BLD-5)."""
     events: list[Event] = []
     k = build.order.index(after)
     for step in range(1, len(build.order) + 1):

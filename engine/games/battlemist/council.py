@@ -341,7 +341,9 @@ def draw_cards(state: BMState, rng: Rng) -> list[Event]:
     for pid in state.active_ids():
         try:
             events += draw_action_card(state, pid, rng)
-        except RuleError:
+        except RuleError as full:
+            if full.code != "BM_E_HAND_LIMIT":
+                raise
             events.append(HandFull(player=pid))
     return events
 
