@@ -337,14 +337,13 @@ def draw_action_card(state: BMState, pid: int, rng: Rng) -> list[Event]:
 
 def draw_cards(state: BMState, rng: Rng) -> list[Event]:
     """Step 1.2 (BM-COU-2, COU-8): in seat order each player below the hand limit draws one card."""
+    limit = load().rules.hand_limit
     events: list[Event] = []
     for pid in state.active_ids():
-        try:
-            events += draw_action_card(state, pid, rng)
-        except RuleError as full:
-            if full.code != "BM_E_HAND_LIMIT":
-                raise
+        if len(state.hands.get(pid, [])) >= limit:
             events.append(HandFull(player=pid))
+        else:
+            events += draw_action_card(state, pid, rng)
     return events
 
 
