@@ -703,6 +703,15 @@ def leave_council(state: BMState, pid: int, rng: Rng) -> list[Event]:
     return decide(state, rng) if next_voter(state.council) is None else []
 
 
+def seen_by(council: CouncilState | None, viewer: int | None) -> CouncilState | None:
+    """The Council as `viewer` (None: a spectator) may see it: the others' unlocked choices are hidden
+    (BM-SIM-4)."""
+    if council is None or council.choices is None:
+        return council
+    drafts = {p: d for p, d in council.choices.drafts.items() if p == viewer}
+    return replace(council, choices=replace(council.choices, drafts=drafts))
+
+
 # --- waiting and timeouts ----------------------------------------------------------------------------------------
 
 def council_decisions(state: BMState) -> list[Decision]:

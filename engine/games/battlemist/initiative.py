@@ -122,6 +122,15 @@ def leave_initiative(state: BMState, pid: int, rng: Rng) -> list[Event]:
     return settle(state, rng) if O.complete(book) else []
 
 
+def seen_by(ini: InitiativeState | None, viewer: int | None) -> InitiativeState | None:
+    """Initiative as `viewer` (None: a spectator) may see it: the others' modifiers stay hidden until all are
+    locked (BM-SIM-4)."""
+    if ini is None:
+        return None
+    drafts = {p: d for p, d in ini.choices.drafts.items() if p == viewer}
+    return replace(ini, choices=replace(ini.choices, drafts=drafts))
+
+
 def initiative_decisions(state: BMState) -> list[Decision]:
     ini = state.initiative
     if ini is None:

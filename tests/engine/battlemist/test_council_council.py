@@ -318,7 +318,7 @@ def test_plague_b_removes_two_units_by_private_choice_or_default() -> None:
     assert state.council is None and C.council_over(state)
 
 
-@pytest.mark.rule("BM-EVT-2", "BM-SIM-2")
+@pytest.mark.rule("BM-EVT-2", "BM-SIM-2", "BM-SIM-4")
 def test_plague_a_strikes_seven_or_more_and_choices_may_change_until_locked() -> None:
     state = voting("EV2", dice=(9, 8, 7, 6), troops=PLAGUE_TROOPS)
     state, _ = cast(state, True, True, True, True)
@@ -326,6 +326,10 @@ def test_plague_a_strikes_seven_or_more_and_choices_may_change_until_locked() ->
     state, _ = run(state, C.choose_plague, C.PlagueLosses(player=1, removals={"N05": {"archers": 2}}, lock=False))
     assert state.council is not None and state.council.choices is not None
     assert O.missing(state.council.choices) == [1]
+    spectator = C.seen_by(state.council, None)
+    assert spectator is not None and spectator.choices is not None and spectator.choices.drafts == {}
+    own = C.seen_by(state.council, 1)
+    assert own is not None and own.choices is not None and own.choices.drafts[1].removals == {"N05": {"archers": 2}}
     state, _ = run(state, C.choose_plague, C.PlagueLosses(player=1, removals={"N05": {"infantry": 2}}))
     assert state.units("N05", 1).counts() == {"infantry": 1, "archers": 2, "cavalry": 3}
     assert C.council_over(state)

@@ -59,6 +59,10 @@ def test_large_city_owners_choose_privately_and_simultaneously() -> None:
     assert not events and draft.order == state.order and draft.initiative is not None
     assert "orders" not in O.redact(draft.initiative.choices, 3)
     assert O.redact(draft.initiative.choices, 2)["orders"] == -2
+    hidden = I.seen_by(draft.initiative, 3)
+    assert hidden is not None and hidden.choices.drafts == {} and hidden.rolls == draft.initiative.rolls
+    shown = I.seen_by(draft.initiative, 2)
+    assert shown is not None and shown.choices.drafts == {2: -2} and I.seen_by(None, 2) is None
     before = snapshot(draft)
     done, events = run(draft, I.choose_initiative, I.InitiativeMod(player=2, change=2))
     assert snapshot(draft) == before
