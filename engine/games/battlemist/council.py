@@ -489,24 +489,32 @@ def tremors(state: BMState, rng: Rng, outcome: Outcome) -> list[Event]:
 
 
 def _effect(state: BMState, card: str, name: Literal["failed_harvest", "mana_storm", "blizzard"],
-            value: str) -> list[Event]:
+            value: str, counter: Literal["halvings", "surcharge"] | None = None) -> list[Event]:
+    """Set a round-long effect: the harsher outcome stays in force, and each A of an event that counts (EV3,
+    EV4) adds up, so that two copies drawn in one round both apply (the reference's ruling 6)."""
     kept = max(getattr(state.effects, name), value, key=HARSHER.__getitem__)
     state.effects = replace(state.effects, **{name: kept})
+    if counter is not None:
+        state.effects = replace(state.effects, **{counter: getattr(state.effects, counter) + 1})
     return [EffectSet(card=card, effect=name, value=kept)]
 
 
 def failed_harvest(state: BMState, rng: Rng, outcome: Outcome) -> list[Event]:
-    """EV3: grain income halved (A) or none (B) this round."""
-    return _effect(state, "EV3", "failed_harvest", "half" if outcome == "a" else "none") + finish_event(state, rng)
+    """EV3: grain income halved (A; twice for two copies) or none (B) this round."""
+    events = _effect(state, "EV3", "failed_harvest", "half", "halvings") if outcome == "a" else _effect(
+        state, "EV3", "failed_harvest", "none")
+    return events + finish_event(state, rng)
 
 
 def mana_storm(state: BMState, rng: Rng, outcome: Outcome) -> list[Event]:
-    """EV4: every spell +1 star (A) or no spells (B) this round."""
-    return _effect(state, "EV4", "mana_storm", "costly" if outcome == "a" else "none") + finish_event(state, rng)
+    """EV4: every spell +1 star (A; +2 for two copies) or no spells (B) this round."""
+    events = _effect(state, "EV4", "mana_storm", "costly", "surcharge") if outcome == "a" else _effect(
+        state, "EV4", "mana_storm", "none")
+    return events + finish_event(state, rng)
 
 
 def blizzard(state: BMState, rng: Rng, outcome: Outcome) -> list[Event]:
-    """EV6: movement 1 (A), and no entering mountains (B), this round."""
+    """EV6: movement 1 (A), and no entering mountains (B), this round; a second copy adds nothing new."""
     return _effect(state, "EV6", "blizzard", "slow" if outcome == "a" else "no_mountains") + finish_event(state, rng)
 
 

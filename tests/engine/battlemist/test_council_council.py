@@ -289,9 +289,16 @@ def test_round_long_effects() -> None:
         state = voting(card, dice=(9, 8, 7, 6))
         after, events = cast(state, yes, yes, yes, yes)
         assert getattr(after.effects, name) == value and of(events, C.EffectSet)[0].value == value
-    twice = voting("EV3", dice=(9, 8, 7, 6, 9, 8, 7, 6), events=["EV3", "EV3"])
-    twice, _ = cast(twice, False, False, False, False, True, True, True, True)
-    assert twice.effects.failed_harvest == "none"
+    harsher = voting("EV3", dice=(9, 8, 7, 6, 9, 8, 7, 6), events=["EV3", "EV3"])
+    harsher, _ = cast(harsher, False, False, False, False, True, True, True, True)
+    assert harsher.effects.failed_harvest == "none"
+    twice = voting("EV4", dice=(9, 8, 7, 6, 9, 8, 7, 6), events=["EV4", "EV4", "EV3", "EV3"])
+    twice, _ = cast(twice, *[True] * 16)
+    assert (twice.effects.mana_storm, twice.effects.surcharge) == ("costly", 2)
+    assert (twice.effects.failed_harvest, twice.effects.halvings) == ("half", 2)
+    once = voting("EV4", dice=(9, 8, 7, 6))
+    once, _ = cast(once, True, True, True, True)
+    assert once.effects.surcharge == 1 and once.effects.halvings == 0
 
 
 PLAGUE_TROOPS = {"N05": {1: {"infantry": 3, "archers": 2, "cavalry": 3}}, "N06": {2: {"infantry": 1, "archers": 4}},
