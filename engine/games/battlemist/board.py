@@ -4,7 +4,7 @@ homelands of absent races (BM-BRD-1, BRD-5, BRD-7), or the tiles where the playe
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -37,7 +37,7 @@ def _fixed(regions: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     return {r: tuple(n for n in board[r].neighbours if n in present) for r in regions}
 
 
-def neighbours(state: BMState, region: str) -> tuple[str, ...] | list[str]:
+def neighbours(state: BMState, region: str) -> Sequence[str]:
     """The regions adjacent to `region` in this game; empty for a region that is not in play."""
     if state.build is not None:
         return state.build.adjacency.get(region, [])

@@ -14,6 +14,7 @@ from engine.core.events import Headline
 from engine.core.models import Action, Decision, Event
 from engine.core.orders import Orders
 from engine.core.rng import Rng
+from engine.games.battlemist import windows
 from engine.games.battlemist.data import ARMY, EventCard, load
 from engine.games.battlemist.dice import Rolled, d10, rank_by_rolls
 from engine.games.battlemist.pieces import CityMark, Troops
@@ -84,13 +85,6 @@ class DiscardCard(Action):
     """Discard an unused action card, at any time (BM-ACT-5)."""
 
     type: Literal["discard"] = "discard"
-    card: str
-
-
-@dataclass(slots=True, kw_only=True)
-class CardDiscarded(Event):
-    type: Literal["card_discarded"] = "card_discarded"
-    player: int
     card: str
 
 
@@ -227,19 +221,12 @@ class EventRemoved(Event):
 
 
 def discard_card(state: BMState, action: DiscardCard, rng: Rng) -> list[Event]:
-    """BM-ACT-5: any unused card of your hand goes to the discard pile, in any phase of play."""
+    """BM-ACT-5: any unused card of your hand goes to the discard pile, in any phase of play (windows.discard)."""
     from engine.games.battlemist.state import Phase
 
     if state.phase is Phase.GAME_OVER:
         raise _wrong_phase(state, "discard")
-    hand = state.hands.get(action.player, [])
-    if action.card not in hand:
-        known = load().cards.card.get(action.card)
-        raise RuleError("BM_E_CARD_NOT_IN_HAND", card=known.name if known else action.card)
-    k = hand.index(action.card)
-    state.hands = {**state.hands, action.player: hand[:k] + hand[k + 1:]}
-    state.discard = [*state.discard, action.card]
-    return [CardDiscarded(player=action.player, card=action.card)]
+    return windows.discard(state, action.player, action.card)
 
 
 # --- 1.0 victory -------------------------------------------------------------------------------------------------

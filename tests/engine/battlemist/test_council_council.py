@@ -156,9 +156,9 @@ def test_unused_cards_may_be_discarded_at_any_time() -> None:
         state = position(FOUR, phase=phase, hands={2: ["AC01", "AC05", "AC01"]}, discard=["AC09"])
         after, events = run(state, C.discard_card, C.DiscardCard(player=2, card="AC01"))
         assert after.hands[2] == ["AC05", "AC01"] and after.discard == ["AC09", "AC01"]
-        assert state.hands[2] == ["AC01", "AC05", "AC01"] and of(events, C.CardDiscarded)
+        assert state.hands[2] == ["AC01", "AC05", "AC01"] and [e.type for e in events] == ["card_discarded"]
     err = refused(state, C.discard_card, C.DiscardCard(player=2, card="AC02"))
-    assert err.code == "BM_E_CARD_NOT_IN_HAND" and err.message == "You do not hold Forced March."
+    assert err.code == "BM_E_CARD_NOT_IN_HAND" and err.message == "You do not hold Forced March (AC02)."
     over = position(FOUR, phase=Phase.GAME_OVER, hands={2: ["AC01"]})
     assert refused(over, C.discard_card, C.DiscardCard(player=2, card="AC01")).code == "BM_E_WRONG_PHASE"
 
