@@ -707,6 +707,10 @@ def seen_by(council: CouncilState | None, viewer: int | None) -> CouncilState | 
     return replace(council, choices=replace(council.choices, drafts=drafts))
 
 
+HANDLERS = {Vote: vote, PlagueLosses: choose_plague, UprisingPayment: pay_uprising, DiscardCard: discard_card}
+"""This module's actions and their handlers, for the game's dispatcher."""
+
+
 # --- waiting and timeouts ----------------------------------------------------------------------------------------
 
 def council_decisions(state: BMState) -> list[Decision]:

@@ -131,6 +131,10 @@ def seen_by(ini: InitiativeState | None, viewer: int | None) -> InitiativeState 
     return replace(ini, choices=replace(ini.choices, drafts=drafts))
 
 
+HANDLERS = {InitiativeMod: choose_initiative}
+"""This module's actions and their handlers, for the game's dispatcher."""
+
+
 def initiative_decisions(state: BMState) -> list[Decision]:
     ini = state.initiative
     if ini is None:

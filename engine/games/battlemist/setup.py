@@ -189,6 +189,10 @@ def place_tile(state: BMState, action: B.PlaceTile, rng: Rng) -> list[Event]:
     return events
 
 
+HANDLERS = {PickRace: pick_race, B.PlaceTile: place_tile}
+"""This module's actions and their handlers, for the game's dispatcher."""
+
+
 def setup_decisions(state: BMState) -> list[Decision]:
     """Who must act during setup: the drafting seat, or the tile placer."""
     if state.phase is Phase.DRAFT:

@@ -42,7 +42,8 @@ def refused(state: BMState, pid: int, tile: str, q: int, r: int) -> RuleError:
 def finish(state: BMState) -> BMState:
     while state.phase is Phase.BUILD:
         [decision] = S.setup_decisions(state)
-        state, _ = run(state, S.place_tile, S.timeout_setup(state, decision.player))
+        action = S.timeout_setup(state, decision.player)
+        state, _ = run(state, S.HANDLERS[type(action)], action)
     return state
 
 

@@ -81,7 +81,7 @@ def test_initiative_locked_and_wrong_phase() -> None:
     assert err.code == "BM_E_LOCKED"
     assert [d.player for d in I.initiative_decisions(state)] == [3]
     assert I.timeout_initiative(state, 3) == I.InitiativeMod(player=3, change=0)
-    state, _ = run(state, I.choose_initiative, I.timeout_initiative(state, 3))
+    state, _ = run(state, I.HANDLERS[I.InitiativeMod], I.timeout_initiative(state, 3))
     assert state.order == [3, 4, 2, 1]
     assert refused(state, I.InitiativeMod(player=3, change=1)).code == "BM_E_WRONG_PHASE"
 

@@ -13,8 +13,6 @@ from engine.games.battlemist.state import BMOptions, BMState
 from tests.engine.battlemist.council_tools import of, run, seats, step
 from tests.engine.battlemist.helpers import DATA
 
-HANDLERS = {C.Vote: C.vote, C.PlagueLosses: C.choose_plague, C.UprisingPayment: C.pay_uprising}
-
 
 def armies(state: BMState, rnd: random.Random) -> None:
     """Scatter armies and cities so that every event has something to strike."""
@@ -35,7 +33,7 @@ def play_council(state: BMState, rnd: random.Random) -> tuple[BMState, list]:
         action = C.timeout_council(state, decision.player)
         if isinstance(action, C.Vote):
             action = C.Vote(player=action.player, commit=rnd.random() < 0.5)
-        state, more = run(state, HANDLERS[type(action)], action)
+        state, more = run(state, C.HANDLERS[type(action)], action)
         events += more
     return state, events
 
