@@ -171,16 +171,31 @@ def relaxation(build: BuildState, pid: int, home: str) -> int:
     return ANY_SPOT
 
 
+def neutral_spots(build: BuildState) -> list[Hex]:
+    """The hexes where a neutral tile may lie now (they are all alike in geometry, BM-A-27)."""
+    return [spot for spot in frontier(build) if problem(build, "", spot) is None]
+
+
+def home_spots(build: BuildState, pid: int, home: str) -> list[Hex]:
+    """The hexes where `pid` may lay his homeland now, if he still holds it (BM-BLD-3, BLD-5)."""
+    if pid not in build.homes:
+        return []
+    relax = relaxation(build, pid, home)
+    return [spot for spot in frontier(build) if problem(build, home, spot, relax) is None]
+
+
 def legal(build: BuildState, pid: int, home: str) -> list[tuple[str, Hex]]:
-    """Every (tile, hex) `pid` may place now: any of his neutral tiles (they are alike in geometry) and his
-    homeland if he still holds it."""
-    spots = frontier(build)
+    """Every (tile, hex) `pid` may place now: any of his neutral tiles, and his homeland if he still holds it."""
     held = build.tiles.get(pid, [])
-    moves = [(tile, spot) for spot in spots if held and problem(build, held[0], spot) is None for tile in held]
-    if pid in build.homes:
-        relax = relaxation(build, pid, home)
-        moves += [(home, spot) for spot in spots if problem(build, home, spot, relax) is None]
-    return moves
+    spots = neutral_spots(build) if held else []
+    return [(tile, spot) for spot in spots for tile in held] + [(home, s) for s in home_spots(build, pid, home)]
+
+
+def can_place(build: BuildState, pid: int, home: str) -> bool:
+    """Whether `pid` has any legal placement; neutral tiles first, as they need no distance check."""
+    if build.tiles.get(pid) and any(problem(build, "", spot) is None for spot in frontier(build)):
+        return True
+    return bool(home_spots(build, pid, home))
 
 
 def check_place(state: BMState, action: PlaceTile) -> None:
@@ -239,7 +254,7 @@ def next_placer(state: BMState, build: BuildState, after: int) -> tuple[BuildSta
         pid = build.order[(k + step) % len(build.order)]
         if not _holds(build, pid):
             continue
-        if legal(build, pid, state.homeland(pid)):
+        if can_place(build, pid, state.homeland(pid)):
             return replace(build, turn=pid), events
         events.append(PlacerSkipped(player=pid))
     return replace(build, turn=None, tiles={}, homes=[], tips=[]), events
@@ -250,8 +265,9 @@ def timeout_build(state: BMState, pid: int) -> PlaceTile:
     homeland. The pick reads the game's Rng without advancing it, so the same position always gives it."""
     build = state.build
     assert build is not None
-    moves = legal(build, pid, state.homeland(pid))
-    neutral = [m for m in moves if not m[0].startswith("H-")]
-    pool = neutral or moves
+    held = build.tiles.get(pid, [])
+    spots = neutral_spots(build) if held else []
+    pool = [(tile, spot) for spot in spots for tile in held] or [
+        (state.homeland(pid), spot) for spot in home_spots(build, pid, state.homeland(pid))]
     tile, (q, r) = pool[Rng(state.rng).below(len(pool))]
     return PlaceTile(player=pid, tile=tile, q=q, r=r)
