@@ -15,14 +15,13 @@ from engine.core.rng import Rng, RngState
 from engine.games.battlemist import build as B
 from engine.games.battlemist.data import BattlemistData, RaceId, load
 from engine.games.battlemist.pieces import HeroToken, Stars, Stock, Troops
+from engine.games.battlemist.quest_cards import new_quest_deck
 from engine.games.battlemist.state import BMOptions, BMPlayer, BMState, Phase
 
 PLAYERS = (2, 6)
 """BM-SET-3."""
 UNDECIDED = "white"
 """A seat's colour until the draft gives it a race (its race's colour, BM-RACE-1)."""
-STAR_CARD = "STAR"
-"""A "Star of Timorran" quest card (BM-QST-11)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -91,11 +90,6 @@ def action_deck(data: BattlemistData, players: int) -> list[str]:
     return [c.id for c in cards]
 
 
-def quest_deck(data: BattlemistData) -> list[str]:
-    """The 48 quest cards: adventures, the Star cards and the unique artifacts (BM-QST-11)."""
-    return [a.id for a in data.quests.adventures] + [STAR_CARD] * data.quests.stars + list(data.quests.artifacts)
-
-
 def new_game(data: BattlemistData, seats: Sequence[Seat], options: BMOptions,
              seed: int) -> tuple[BMState, list[Event]]:
     """A new game: in the draft (phase DRAFT), in construction (phase BUILD) or at round 1's Council."""
@@ -111,9 +105,8 @@ def new_game(data: BattlemistData, seats: Sequence[Seat], options: BMOptions,
     players = [BMPlayer(id=s.id, name=s.name, ai=s.ai, race=race, colour=colour[race] if race else UNDECIDED)
                for s, race in zip(seats, races, strict=True)]
     deck = action_deck(data, len(seats))
-    quests = quest_deck(data)
     rng.shuffle(deck)
-    rng.shuffle(quests)
+    quests = new_quest_deck(rng)
     start = data.rules.start_stars
     state = BMState(rng=rng.export(), options=options, players=players, phase=Phase.DRAFT, regions=[],
                     deck=deck, quest_deck=quests, hands={s.id: [] for s in seats},

@@ -15,7 +15,7 @@ from engine.core.models import Seat, to_json
 from engine.games.battlemist.board import distances, hex_of, neighbours
 from engine.games.battlemist.data import ARMY, DATA_DIR, MONSTERS, RESOURCES, STOPS, Ability, load
 from engine.games.battlemist.pieces import Stars, Stock, Troops
-from engine.games.battlemist.setup import action_deck, new_game, quest_deck
+from engine.games.battlemist.setup import action_deck, new_game
 from engine.games.battlemist.state import BMOptions, BMState
 from tests.engine.battlemist.helpers import DATA, position
 
@@ -136,7 +136,7 @@ def test_twenty_five_stars_are_a_hard_limit() -> None:
 def test_inventory() -> None:
     assert len(DATA.map.regions) == 39 and len(DATA.map.neutral) == 33
     assert len(action_deck(DATA, 6)) == 81
-    assert len(quest_deck(DATA)) == 48
+    assert len(DATA.quests.adventures) + DATA.quests.stars + len(DATA.quests.artifacts) == 48
     assert len(DATA.rules.races) == 6
     assert DATA.rules.star_pool == 25 and DATA.rules.die_sides == 10
 
