@@ -11,7 +11,7 @@ from engine.games.battlemist import setup as S
 from engine.games.battlemist.pieces import CityMark, Troops
 from engine.games.battlemist.state import BMOptions, BMState
 from tests.engine.battlemist.council_tools import of, run, seats, step
-from tests.engine.battlemist.helpers import DATA
+from tests.engine.battlemist.helpers import DATA, snapshot
 
 
 def armies(state: BMState, rnd: random.Random) -> None:
@@ -27,13 +27,19 @@ def armies(state: BMState, rnd: random.Random) -> None:
 
 
 def play_council(state: BMState, rnd: random.Random) -> tuple[BMState, list]:
-    state, events = step(state, C.begin_council)
+    before = snapshot(state)
+    state_after, events = step(state, C.begin_council)
+    assert snapshot(state) == before
+    state = state_after
     while not C.council_over(state):
         decision = rnd.choice(C.council_decisions(state))
         action = C.timeout_council(state, decision.player)
         if isinstance(action, C.Vote):
             action = C.Vote(player=action.player, commit=rnd.random() < 0.5)
-        state, more = run(state, C.HANDLERS[type(action)], action)
+        before = snapshot(state)
+        after, more = run(state, C.HANDLERS[type(action)], action)
+        assert snapshot(state) == before, action
+        state = after
         events += more
     return state, events
 
@@ -60,3 +66,16 @@ def test_councils_conserve_cards_and_keep_hands_legal() -> None:
                 for kind in list(state.hands[pid])[:1]:
                     state, _ = run(state, C.discard_card, C.DiscardCard(player=pid, card=kind))
         assert removed and all(n <= 2 for n in removed.values())
+
+
+def test_draft_and_construction_never_change_the_state_they_were_given() -> None:
+    for n in (2, 3, 5):
+        state, _ = S.new_game(DATA, seats(n), BMOptions(board="build", races="draft"), n)
+        while S.setup_decisions(state):
+            [decision] = S.setup_decisions(state)
+            action = S.timeout_setup(state, decision.player)
+            before = snapshot(state)
+            after, _ = run(state, S.HANDLERS[type(action)], action)
+            assert snapshot(state) == before
+            state = after
+        assert len(state.regions) == 33 + n and state.round == 1
