@@ -13,8 +13,11 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core.players import Player, SeatedState
+from engine.games.battlemist.build import BuildState
+from engine.games.battlemist.council import CouncilState
 from engine.games.battlemist.data import RaceId
 from engine.games.battlemist.economy import Economy
+from engine.games.battlemist.initiative import InitiativeState
 from engine.games.battlemist.movement import MoveStep
 from engine.games.battlemist.pieces import EMPTY, CityMark, Count, Effects, HeroToken, Stars, Stock, Troops
 from engine.games.battlemist.quest_state import QuestStep
@@ -98,6 +101,12 @@ class BMState(SeatedState):
     """This round's initiative order (BM-INI-2)."""
     active: int | None = None
     """The player whose individual turn it is (phases QUEST, MOVEMENT, COMBAT)."""
+    build: BuildState | None = None
+    """Build mode (BM-BRD-3): where each tile lies, and construction while it lasts; None on the fixed map."""
+    council: CouncilState | None = None
+    """The event before the Council now: its vote, then any private choices (BM-COU-4 … 13)."""
+    initiative: InitiativeState | None = None
+    """This round's initiative rolls while large-city owners choose their modifier (BM-INI-1)."""
     movement: MoveStep | None = None
     """The active player's movement step (BM-MOV-8): its W-MOVESTART effects and move orders."""
     cast: dict[int, list[str]] = field(default_factory=dict)
