@@ -482,9 +482,7 @@ def income(state: BMState, pid: int) -> dict[str, int]:
     if state.effects.failed_harvest == "none":
         total["grain"] = 0
     elif state.effects.failed_harvest == "half":
-        # two Failed Harvest A halve twice (reference ruling 6): the Council's branch counts them in
-        # `Effects.halvings`; until it is merged, "half" is one halving
-        for _ in range(max(1, getattr(state.effects, "halvings", 1))):
+        for _ in range(max(1, state.effects.halvings)):  # two Failed Harvest A halve twice (reference ruling 6)
             total["grain"] //= 2
     return total
 

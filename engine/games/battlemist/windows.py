@@ -82,8 +82,9 @@ def _drop(state: BMState, pid: int, card_id: str) -> None:
 
 
 def cost(state: BMState, spell: Spell) -> int:
-    """A spell's cost this round: +1 under Mana Storm's milder outcome (BM-MAG-3)."""
-    return spell.cost + (1 if state.effects.mana_storm == "costly" else 0)
+    """A spell's cost this round: +1 per Mana Storm whose milder outcome is in force (BM-MAG-3, reference
+    ruling 6)."""
+    return spell.cost + (max(1, state.effects.surcharge) if state.effects.mana_storm == "costly" else 0)
 
 
 def cast(state: BMState, pid: int, spell_id: str, window: Window, scope: str) -> tuple[Spell, list[Event]]:
