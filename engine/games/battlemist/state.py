@@ -13,6 +13,7 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core.players import Player, SeatedState
+from engine.games.battlemist.battle import Combat
 from engine.games.battlemist.data import RaceId
 from engine.games.battlemist.pieces import EMPTY, CityMark, Count, Effects, HeroToken, Stars, Stock, Troops
 
@@ -97,6 +98,8 @@ class BMState(SeatedState):
     """The player whose individual turn it is (phases QUEST, MOVEMENT, COMBAT)."""
     cast: dict[int, list[str]] = field(default_factory=dict)
     """Each player's spells cast this round, as `<scope>:<spell>` (once per window, BM-SPL-1); cleared at END_ROUND."""
+    combat: Combat = field(default_factory=Combat)
+    """The combat step: the battle in progress and the auto-casualty standing orders (battle.py, combat.py)."""
     winners: list[int] | None = None
     """None while the game goes on; the winning seats once it is over (BM-VIC-2: a shared victory)."""
 
