@@ -193,7 +193,7 @@ def test_rally_from_round_two_and_the_owner_picks_the_returning_units() -> None:
     assert of(events, "rallied")[0].units == {"archers": 1} and battle(state).side(1).active.archers == 1
 
 
-@pytest.mark.rule("BM-HER-5", "BM-HER-7", "AC05", "SP04")
+@pytest.mark.rule("BM-HER-5", "BM-HER-7")
 def test_rally_modifiers_stack_and_are_clamped() -> None:
     heroes = [HeroToken(owner=1, number=1, region="N05", life=5), HeroToken(owner=1, number=2, region="N05", life=5)]
     state, _ = combat({"N05": {1: {"infantry": 2, "archers": 1}, 2: {"infantry": 3}}}, dice=[1, 1, 1, 6, 6, 1, 9],
@@ -233,7 +233,7 @@ def test_both_sides_overrun_destroys_both_armies() -> None:
     assert of(events, "battle_ended")[0].winner is None and "N05" not in state.troops
 
 
-@pytest.mark.rule("BM-OVR-3", "BM-A-43", "SP05")
+@pytest.mark.rule("BM-OVR-3", "BM-A-43")
 def test_fireball_kills_do_not_count_for_overrun() -> None:
     state, _ = combat({"N05": {1: {"infantry": 1}, 2: {"archers": 4}}}, dice=[6, 7, 1, 1, 1],
                       stars={1: Stars(owned=2), 2: Stars(owned=1)})
