@@ -10,8 +10,9 @@ the decisions are in `combat.py`.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Literal
+from dataclasses import dataclass, field, fields
+from functools import cache
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from engine.core.errors import RuleError
 from engine.core.models import Event
@@ -27,6 +28,7 @@ Step = Literal["archery", "cavalry", "melee", "fireball", "terror"]
 """What a set of hits comes from: a combat step (BM-CMB-13 … 15) or a battle-start spell (SP05, SP06)."""
 Next = Literal["", "round", "rally", "overrun", "roll", "hits", "step", "end_round", "end", "close"]
 STEPS: tuple[Stage, ...] = ("archery", "cavalry", "melee")
+R = TypeVar("R")
 CHEAPEST: tuple[str, ...] = UNIT_KINDS
 """The §7.5 casualty default: infantry < archers < cavalry < monsters (giant < firebreather < dragon)."""
 
@@ -124,8 +126,8 @@ class Battle:
 
     def with_side(self, side: Side) -> Battle:
         if side.player == self.attacker.player:
-            return replace(self, attacker=side)
-        return replace(self, defender=side)
+            return evolve(self, attacker=side)
+        return evolve(self, defender=side)
 
     def hits_of(self, pid: int) -> Hits | None:
         return next((h for h in self.hits if h.player == pid), None)
@@ -144,6 +146,24 @@ class Combat:
     """The combat step has ended and occupation was checked (BM-HOM-1)."""
     standing: dict[int, tuple[str, ...]] = field(default_factory=dict)
     """Player → unit kinds in the order he gives them up as casualties (first = lost first)."""
+
+
+@cache
+def _evolver(kind: type[Any]) -> Any:
+    """`dataclasses.replace` for one frozen record type, written out (a battle replaces records at every step,
+    and `replace` goes through `fields()` and `__init__`, several times as slow)."""
+    names = [f.name for f in fields(kind)]
+    body = "".join(f"    put(n, {name!r}, get({name!r}, o.{name}))\n" for name in names)
+    code = (f"def evolve(o, changes):\n    assert changes.keys() <= known, changes.keys() - known\n"
+            f"    n = new(kind)\n    get = changes.get\n{body}    return n\n")
+    space: dict[str, Any] = {"new": object.__new__, "kind": kind, "put": object.__setattr__, "known": set(names)}
+    exec(code, space)  # the source is built above from the field names alone
+    return space["evolve"]
+
+
+def evolve(record: R, **changes: Any) -> R:
+    """`record` with `changes` (a frozen dataclass of this module)."""
+    return _evolver(type(record))(record, changes)  # type: ignore[no-any-return]
 
 
 # ---------------------------------------------------------------------------------------------------- events
@@ -280,25 +300,31 @@ class PlunderDeclined(Event):
 
 
 def _sum(a: Troops, b: Troops) -> Troops:
-    return Troops(**{k: a.get(k) + b.get(k) for k in UNIT_KINDS})
+    return Troops(infantry=a.infantry + b.infantry, archers=a.archers + b.archers, cavalry=a.cavalry + b.cavalry,
+                  giant=a.giant + b.giant, firebreather=a.firebreather + b.firebreather, dragon=a.dragon + b.dragon)
+
+
+def _add(a: Troops, counts: dict[str, int], sign: int = 1) -> Troops:
+    if not counts:
+        return a
+    g = counts.get
+    return Troops(infantry=a.infantry + sign * g("infantry", 0), archers=a.archers + sign * g("archers", 0),
+                  cavalry=a.cavalry + sign * g("cavalry", 0), giant=a.giant + sign * g("giant", 0),
+                  firebreather=a.firebreather + sign * g("firebreather", 0), dragon=a.dragon + sign * g("dragon", 0))
 
 
 def _minus(a: Troops, counts: dict[str, int]) -> Troops:
-    return Troops(**{k: a.get(k) - counts.get(k, 0) for k in UNIT_KINDS})
-
-
-def _add(a: Troops, counts: dict[str, int]) -> Troops:
-    return Troops(**{k: a.get(k) + counts.get(k, 0) for k in UNIT_KINDS})
+    return _add(a, counts, -1)
 
 
 def battle_of(state: BMState) -> Battle | None:
     return state.combat.battle
 
 
-def put(state: BMState, battle: Battle | None) -> None:
-    """Store `battle` as the battle in progress, and write its survivors to the board."""
-    state.combat = replace(state.combat, battle=battle)
-    if battle is not None:
+def put(state: BMState, battle: Battle | None, *, board: bool = False) -> None:
+    """Store `battle` as the battle in progress; with `board`, also write its survivors to the board."""
+    state.combat = Combat(battle=battle, done=state.combat.done, standing=state.combat.standing)
+    if battle is not None and board:
         _sync(state, battle)
 
 
@@ -373,9 +399,9 @@ def advance(state: BMState, rng: Rng) -> list[Event]:
 
 def _round(state: BMState, b: Battle, rng: Rng) -> list[Event]:
     """A new combat round: last round's kills become the overrun count; round 1 skips rally and overrun."""
-    sides = [replace(s, killed=0, killed_before=s.killed, rerolled=False, rally_bonus=0) for s in b.sides()]
+    sides = [evolve(s, killed=0, killed_before=s.killed, rerolled=False, rally_bonus=0) for s in b.sides()]
     n = b.round + 1
-    b = replace(b, attacker=sides[0], defender=sides[1], round=n, rallied=(),
+    b = evolve(b, attacker=sides[0], defender=sides[1], round=n, rallied=(),
                 next="roll" if n == 1 else "rally", stage="archery" if n == 1 else "rally")
     put(state, b)
     return [CombatRound(region=b.region, round=n)]
@@ -385,9 +411,9 @@ def _rally(state: BMState, b: Battle, rng: Rng) -> list[Event]:
     """Open W-RALLY for the next side with routed units (attacker first); the overrun check once all rolled."""
     for side in b.sides():
         if side.player not in b.rallied and side.routed.total():
-            put(state, replace(b, window=side.player, stage="rally"))
+            put(state, evolve(b, window=side.player, stage="rally"))
             return []
-    put(state, replace(b, next="overrun"))
+    put(state, evolve(b, next="overrun"))
     return []
 
 
@@ -415,10 +441,10 @@ def roll_rally(state: BMState, rng: Rng) -> list[Event]:
     back = min(rules.rally_table[total - 1], side.routed.total())
     events: list[Event] = [RallyRolled(player=pid, region=b.region, sides=rules.die_sides, result=face,
                                        modifier=mod, total=total, back=back)]
-    b = replace(b, window=None, rallied=(*b.rallied, pid))
+    b = evolve(b, window=None, rallied=(*b.rallied, pid))
     kinds = [k for k in ARMY if side.routed.get(k)]
     if back and len(kinds) > 1 and back < side.routed.total():
-        put(state, replace(b, window=pid, pick=back))
+        put(state, evolve(b, window=pid, pick=back))
         return events
     put(state, b)
     return events + rally_units(state, pid, default_rally(side.routed, back))
@@ -440,8 +466,8 @@ def rally_units(state: BMState, pid: int, units: dict[str, int]) -> list[Event]:
     b = state.combat.battle
     assert b is not None
     side = b.side(pid)
-    side = replace(side, routed=_minus(side.routed, units), active=_add(side.active, units))
-    put(state, replace(b.with_side(side), window=None, pick=0))
+    side = evolve(side, routed=_minus(side.routed, units), active=_add(side.active, units))
+    put(state, evolve(b.with_side(side), window=None, pick=0))
     return [Rallied(player=pid, region=b.region, units={k: v for k, v in units.items() if v})] if units else []
 
 
@@ -453,10 +479,10 @@ def _overrun(state: BMState, b: Battle, rng: Rng) -> list[Event]:
     for side in b.sides():
         if side.killed_before >= need and not side.active.infantry:
             lost = side.units()
-            side = replace(side, active=EMPTY, routed=EMPTY, lost=side.lost + lost.total())
+            side = evolve(side, active=EMPTY, routed=EMPTY, lost=side.lost + lost.total())
             b = b.with_side(side)
             events.append(Overrun(player=side.player, region=b.region, killed=lost.counts()))
-    put(state, replace(b, next="end" if events else "roll", stage="archery"))
+    put(state, evolve(b, next="end" if events else "roll", stage="archery"), board=bool(events))
     return events
 
 
@@ -530,7 +556,7 @@ def _roll(state: BMState, b: Battle, rng: Rng) -> list[Event]:
                                  outcomes=[outcome(state, b, side.player, u, f) for u, f in zip(units, faces,
                                                                                                 strict=True)]))
     undecided = tuple(r.player for r in rolls if may_reroll(state, b, r))
-    put(state, replace(b, rolls=tuple(rolls), undecided=undecided, next="hits" if rolls else "step"))
+    put(state, evolve(b, rolls=tuple(rolls), undecided=undecided, next="hits" if rolls else "step"))
     return events
 
 
@@ -546,7 +572,7 @@ def reroll(state: BMState, rng: Rng, pid: int, die: int | None) -> list[Event]:
     b = state.combat.battle
     assert b is not None
     events: list[Event] = []
-    b = replace(b, undecided=tuple(p for p in b.undecided if p != pid))
+    b = evolve(b, undecided=tuple(p for p in b.undecided if p != pid))
     if die is not None:
         roll = b.roll_of(pid)
         assert roll is not None
@@ -555,8 +581,8 @@ def reroll(state: BMState, rng: Rng, pid: int, die: int | None) -> list[Event]:
         faces = list(roll.faces)
         events.append(Rerolled(player=pid, region=b.region, step=b.stage, die=die, old=faces[die - 1], new=new))
         faces[die - 1] = new
-        b = replace(b, rolls=tuple(replace(r, faces=tuple(faces)) if r.player == pid else r for r in b.rolls))
-        b = b.with_side(replace(b.side(pid), rerolled=True))
+        b = evolve(b, rolls=tuple(evolve(r, faces=tuple(faces)) if r.player == pid else r for r in b.rolls))
+        b = b.with_side(evolve(b.side(pid), rerolled=True))
     put(state, b)
     return events
 
@@ -569,7 +595,7 @@ def _hits(state: BMState, b: Battle, rng: Rng) -> list[Event]:
         victim = b.other(roll.player).player
         scored.append(Hits(player=victim, step=b.stage, kills=results.count("kill"),  # type: ignore[arg-type]
                            routs=results.count("rout")))
-    put(state, replace(b, rolls=(), next="step"))
+    put(state, evolve(b, rolls=(), next="step"))
     return demand(state, scored)
 
 
@@ -593,23 +619,23 @@ def demand(state: BMState, scored: Sequence[Hits]) -> list[Event]:
         if order or next(options, None) is None:
             events += take(state, hits, *first, auto=True)
         else:
-            put(state, replace(b, hits=(*b.hits, hits)))
+            put(state, evolve(b, hits=(*b.hits, hits)))
     return events
 
 
 def _step(state: BMState, b: Battle, rng: Rng) -> list[Event]:
     at = STEPS.index(b.stage) if b.stage in STEPS else len(STEPS) - 1
     if at + 1 < len(STEPS):
-        put(state, replace(b, stage=STEPS[at + 1], next="roll"))
+        put(state, evolve(b, stage=STEPS[at + 1], next="roll"))
     else:
-        put(state, replace(b, next="end_round"))
+        put(state, evolve(b, next="end_round"))
     return []
 
 
 def _end_round(state: BMState, b: Battle, rng: Rng) -> list[Event]:
     """BM-CMB-7: both sides with active units fight on; otherwise the battle ends."""
     both = b.attacker.active.total() and b.defender.active.total()
-    put(state, replace(b, next="round" if both else "end"))
+    put(state, evolve(b, next="round" if both else "end"))
     return []
 
 
@@ -628,24 +654,37 @@ def required(active: Troops, hits: Hits) -> tuple[int, int]:
 def check(active: Troops, hits: Hits, kills: dict[str, int], routs: dict[str, int]) -> None:
     """Raise the first thing wrong with assigning `kills` and `routs` (unit kind → count) for `hits`: units not
     there, a routed monster, the wrong totals, then the step's order (BM-CMB-20, 21; BM-MON-2)."""
-    k, r = required(active, hits)
+    code = problem(active, hits, kills, routs)
+    if code is not None:
+        k, r = required(active, hits)
+        raise RuleError(code, k=k, r=r)
+
+
+def problem(active: Troops, hits: Hits, kills: dict[str, int], routs: dict[str, int]) -> str | None:
+    """The error code of an illegal assignment, None for a legal one (see `check`)."""
     for kind in UNIT_KINDS:
-        if kills.get(kind, 0) + routs.get(kind, 0) > active.get(kind) or min(kills.get(kind, 0),
-                                                                               routs.get(kind, 0)) < 0:
-            raise RuleError("BM_E_CASUALTY_COUNT", k=k, r=r)
+        k, r = kills.get(kind, 0), routs.get(kind, 0)
+        if k + r > active.get(kind) or k < 0 or r < 0:
+            return "BM_E_CASUALTY_COUNT"
     if any(routs.get(m, 0) for m in MONSTERS):
-        raise RuleError("BM_E_MONSTER_ROUT")
-    if sum(kills.values()) != k or sum(routs.values()) != r:
-        raise RuleError("BM_E_CASUALTY_COUNT", k=k, r=r)
+        return "BM_E_MONSTER_ROUT"
+    if (sum(kills.values()), sum(routs.values())) != required(active, hits):
+        return "BM_E_CASUALTY_COUNT"
     if hits.step in ("archery", "cavalry"):
-        first = ("infantry", "cavalry", *MONSTERS) if hits.step == "archery" else ("cavalry",)
-        later = [kind for kind in UNIT_KINDS if kind not in first]
+        first = FIRST[hits.step]
         unhit = [kind for kind in first if kills.get(kind, 0) + routs.get(kind, 0) < active.get(kind)]
+        if not unhit:
+            return None
+        later = [kind for kind in UNIT_KINDS if kind not in first]
         killed_later = any(kills.get(kind, 0) for kind in later)
         routed_later = any(routs.get(kind, 0) for kind in later)
-        if (killed_later and unhit) or (routed_later and any(kind in ARMY for kind in unhit)):
-            code = "BM_E_ARCHER_CASUALTY" if hits.step == "archery" else "BM_E_CAVALRY_CASUALTY"
-            raise RuleError(code)
+        if killed_later or (routed_later and any(kind in ARMY for kind in unhit)):
+            return "BM_E_ARCHER_CASUALTY" if hits.step == "archery" else "BM_E_CAVALRY_CASUALTY"
+    return None
+
+
+FIRST = {"archery": ("infantry", "cavalry", *MONSTERS), "cavalry": ("cavalry",)}
+"""The units that must all be hit before any other may be (BM-CMB-20, 21)."""
 
 
 def _spread(n: int, kinds: Sequence[str], room: dict[str, int]) -> Iterator[dict[str, int]]:
@@ -670,11 +709,8 @@ def assignments(active: Troops, hits: Hits, order: Sequence[str]) -> Iterator[tu
     for kills in _spread(k, kinds, room):
         left = {kind: room[kind] - kills.get(kind, 0) for kind in kinds}
         for routs in _spread(r, [kind for kind in kinds if kind in ARMY], left):
-            try:
-                check(active, hits, kills, routs)
-            except RuleError:
-                continue
-            yield kills, routs
+            if problem(active, hits, kills, routs) is None:
+                yield kills, routs
 
 
 def take(state: BMState, hits: Hits, kills: dict[str, int], routs: dict[str, int], *,
@@ -686,10 +722,10 @@ def take(state: BMState, hits: Hits, kills: dict[str, int], routs: dict[str, int
     side = b.side(hits.player)
     n = sum(kills.values())
     counted = n if hits.step in STEPS else 0
-    side = replace(side, active=_minus(_minus(side.active, kills), routs), routed=_add(side.routed, routs),
+    side = evolve(side, active=_minus(_minus(side.active, kills), routs), routed=_add(side.routed, routs),
                    killed=side.killed + counted, lost=side.lost + n)
-    b = replace(b.with_side(side), hits=tuple(h for h in b.hits if h.player != hits.player))
-    put(state, b)
+    b = evolve(b.with_side(side), hits=tuple(h for h in b.hits if h.player != hits.player))
+    put(state, b, board=True)
     return [CasualtiesTaken(player=hits.player, region=b.region, step=hits.step,
                             kills={k: v for k, v in kills.items() if v}, routs={k: v for k, v in routs.items() if v},
                             auto=auto)]
@@ -715,19 +751,19 @@ def _end(state: BMState, b: Battle, rng: Rng) -> list[Event]:
     destroyed: dict[int, dict[str, int]] = {}
     for side in b.sides():
         if side.player == winner:
-            b = b.with_side(replace(side, active=side.units(), routed=EMPTY))
+            b = b.with_side(evolve(side, active=side.units(), routed=EMPTY))
         else:
             gone = side.units()
             if gone.total():
                 destroyed[side.player] = gone.counts()
-            b = b.with_side(replace(side, active=EMPTY, routed=EMPTY, lost=side.lost + gone.total()))
-    b = replace(b, winner=winner, stage="plunder", next="close")
+            b = b.with_side(evolve(side, active=EMPTY, routed=EMPTY, lost=side.lost + gone.total()))
+    b = evolve(b, winner=winner, stage="plunder", next="close")
     events: list[Event] = [BattleEnded(region=b.region, winner=winner, destroyed=destroyed)]
     if winner is not None:
         b, raised = _raise_dead(state, b, winner)
         events += raised
-        b = replace(b, plunder=b.city and winner == b.attacker.player and b.region in state.cities)
-    put(state, b)
+        b = evolve(b, plunder=b.city and winner == b.attacker.player and b.region in state.cities)
+    put(state, b, board=True)
     return events
 
 
@@ -739,7 +775,7 @@ def _raise_dead(state: BMState, b: Battle, winner: int) -> tuple[Battle, list[Ev
     side = b.side(winner)
     if not isinstance(need, int) or b.other(winner).lost < need or side.active.army() >= rules.stack_limit:
         return b, []
-    b = b.with_side(replace(side, active=side.active.plus("infantry", 1)))
+    b = b.with_side(evolve(side, active=side.active.plus("infantry", 1)))
     return b, [DeadRaised(player=winner, region=b.region)]
 
 
@@ -748,7 +784,7 @@ def plunder(state: BMState, pid: int, yes: bool) -> list[Event]:
     it, and with an army unit there it passes to the winner (BM-CMB-9)."""
     b = state.combat.battle
     assert b is not None
-    put(state, replace(b, plunder=False))
+    put(state, evolve(b, plunder=False))
     if not yes:
         return [PlunderDeclined(player=pid, region=b.region)]
     rules = load().rules

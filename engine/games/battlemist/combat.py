@@ -5,7 +5,7 @@ standing orders (BM-DIG-24), and homeland occupation at the end of the step (BM-
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from engine.core.errors import RuleError
@@ -202,8 +202,8 @@ def drive(state: BMState, rng: Rng) -> list[Event]:
 def end_combat(state: BMState) -> list[Event]:
     """End the combat step: the active player occupies the homelands where he alone has army units (BM-HOM-1)."""
     assert state.active is not None
-    events = occupy(state, state.active)
-    state.combat = replace(state.combat, done=True)
+    events = [*end_occupations(state), *occupy(state, state.active)]
+    state.combat = B.evolve(state.combat, done=True)
     return [*events, CombatStepEnded(player=state.active)]
 
 
@@ -305,7 +305,7 @@ def battle_play(state: BMState, action: BattlePlay, rng: Rng) -> list[Event]:
         raise RuleError("BM_E_DEFENDER_ONLY", card=windows.card_name(card.id))
     side = b.side(action.player)
     bonus = {"ambush": True} if b.stage == "battlestart" else {"rally_bonus": side.rally_bonus + RALLY_BONUS}
-    side = replace(side, **bonus)  # type: ignore[arg-type]
+    side = B.evolve(side, **bonus)  # type: ignore[arg-type]
     B.put(state, b.with_side(side))
     return [*events, SpellEffect(player=action.player, region=b.region, source=card.id)]
 
@@ -335,14 +335,14 @@ def battle_cast(state: BMState, action: BattleCast, rng: Rng) -> list[Event]:
     if spell.id == "SP06":
         return events + B.demand(state, [B.Hits(player=enemy.player, step="terror", routs=spell.routs or 0)])
     if spell.id == "SP07":
-        b = b.with_side(replace(b.side(pid), ward=True))
+        b = b.with_side(B.evolve(b.side(pid), ward=True))
     elif spell.id == "SP12":
         assert action.unit is not None
-        b = b.with_side(replace(enemy, cursed=(*enemy.cursed, action.unit)))
+        b = b.with_side(B.evolve(enemy, cursed=(*enemy.cursed, action.unit)))
         effect.detail = action.unit
     else:
         side = b.side(pid)
-        b = b.with_side(replace(side, rally_bonus=side.rally_bonus + RALLY_BONUS))
+        b = b.with_side(B.evolve(side, rally_bonus=side.rally_bonus + RALLY_BONUS))
     B.put(state, b)
     return [*events, effect]
 
@@ -355,9 +355,9 @@ def battle_pass(state: BMState, action: BattlePass, rng: Rng) -> list[Event]:
     if b.stage == "rally":
         events += B.roll_rally(state, rng)
     elif pid == b.attacker.player:
-        B.put(state, replace(b, window=b.defender.player))
+        B.put(state, B.evolve(b, window=b.defender.player))
     else:
-        B.put(state, replace(b, window=None, next="round"))
+        B.put(state, B.evolve(b, window=None, next="round"))
     return events + drive(state, rng)
 
 
@@ -388,14 +388,16 @@ def rally_pick(state: BMState, action: RallyPick, rng: Rng) -> list[Event]:
 
 
 def reroll(state: BMState, action: Reroll, rng: Rng) -> list[Event]:
-    """BM-HER-6, 7: one own combat die of this step once per combat round, with a hero of his in the region."""
+    """BM-HER-6, 7: one own combat die of this step once per combat round, with a hero of his in the region.
+    Without a hero, once used, or with no dice of his awaiting it: BM_E_REROLL_USED; then the die's number."""
     b = _now(state)
     _participant(state, b, action.player)
-    roll = b.roll_of(action.player)
-    if action.die is not None and (roll is None or not 1 <= action.die <= len(roll.faces)):
-        raise RuleError("BM_E_REROLL_DIE", n=len(roll.faces) if roll else 0)
     if action.player not in b.undecided:
         raise RuleError("BM_E_REROLL_USED")
+    roll = b.roll_of(action.player)
+    assert roll is not None
+    if action.die is not None and not 1 <= action.die <= len(roll.faces):
+        raise RuleError("BM_E_REROLL_DIE", n=len(roll.faces))
     return [*B.reroll(state, rng, action.player, action.die), *drive(state, rng)]
 
 
@@ -420,12 +422,12 @@ def casualty_order(state: BMState, action: CasualtyOrder, rng: Rng) -> list[Even
     standing = {p: o for p, o in state.combat.standing.items() if p != action.player}
     if action.order:
         standing[action.player] = tuple(action.order)
-    state.combat = replace(state.combat, standing=standing)
+    state.combat = B.evolve(state.combat, standing=standing)
     events: list[Event] = [StandingOrderSet(player=action.player, order=list(action.order))]
     b = state.combat.battle
     hits = b.hits_of(action.player) if b is not None and action.order else None
     if b is not None and hits is not None:
-        B.put(state, replace(b, hits=tuple(h for h in b.hits if h.player != action.player)))
+        B.put(state, B.evolve(b, hits=tuple(h for h in b.hits if h.player != action.player)))
         events += B.demand(state, [hits])
         events += drive(state, rng)
     return events
@@ -467,10 +469,24 @@ def pending(state: BMState) -> list[Decision]:
         out.append(Decision(player=b.window, kind="rally_pick",
                             detail={**region, "n": b.pick, "routed": b.side(b.window).routed.counts()}))
     elif b.window is not None:
-        out.append(Decision(player=b.window, kind=f"window_{b.stage}", detail={**region, "round": b.round}))
+        out.append(Decision(player=b.window, kind=f"window_{b.stage}",
+                            detail={**region, "round": b.round, **playable(state, b, b.window)}))
     if b.plunder and b.winner is not None:
         out.append(Decision(player=b.winner, kind="plunder", detail={**region, "city": state.cities[b.region].kind}))
     return out
+
+
+def playable(state: BMState, b: B.Battle, pid: int) -> dict[str, list[str]]:
+    """The cards and spells `pid` could use in the open window now (for its buttons)."""
+    data = load().cards
+    cards = [c for c in state.hands.get(pid, []) if (card := data.actions_by_id.get(c)) is not None
+             and card.window == b.stage and (not card.defender_only or pid == b.defender.player)]
+    power = state.stars.get(pid, Stars()).power
+    cast = state.cast.get(pid, [])
+    spells = [] if state.effects.mana_storm == "none" else [
+        s.id for s in data.spells if s.window == b.stage and f"{_scope(state, b)}:{s.id}" not in cast
+        and windows.cost(state, s) <= power]
+    return {"cards": sorted(set(cards)), "spells": spells}
 
 
 def timeout_combat(state: BMState, pid: int) -> Action:

@@ -7,9 +7,12 @@ from dataclasses import replace
 
 import pytest
 
+from engine.core.models import from_json, to_json
 from engine.games.battlemist import battle as B
 from engine.games.battlemist import combat as C
+from engine.games.battlemist.battle import Combat
 from engine.games.battlemist.pieces import CityMark, HeroToken, Stars, Stock, Troops
+from engine.games.battlemist.state import BMOptions, BMState
 from tests.engine.battlemist.combat_kit import (
     act,
     acts,
@@ -311,12 +314,13 @@ def test_the_hero_reroll_once_per_combat_round() -> None:
                       dice=[1, 1, 1, 1, 6, 6, 1, 1, 1])
     state, _ = passes(state)
     assert kinds(C.pending(state)) == [(1, "reroll")] and C.timeout_combat(state, 1) == C.Reroll(player=1)
-    assert refused(state, C.Reroll(player=2, die=1)).code == "BM_E_REROLL_DIE"  # he rolled no dice
+    assert refused(state, C.Reroll(player=2, die=1)).code == "BM_E_REROLL_USED"  # he has no hero there
     assert refused(state, C.Reroll(player=1, die=2)).code == "BM_E_REROLL_DIE"
     state, events = act(state, C.Reroll(player=1, die=1))
     assert [(e.old, e.new) for e in of(events, "rerolled")] == [(1, 1)]  # the second result stands
     assert battle(state).round == 1 and kinds(C.pending(state)) == [(1, "casualties")]
     assert battle(state).roll_of(1) is None and not battle(state).undecided  # two heroes: one re-roll a round
+    assert refused(state, C.Reroll(player=1, die=1)).code == "BM_E_REROLL_USED"
     state, _ = act(state, C.AssignCasualties(player=1, routs={"infantry": 1, "archers": 1}))
     state, _ = act(state, C.BattlePass(player=1))  # the rally: 1 + 2 = 3, nobody returns
     assert battle(state).round == 2 and kinds(C.pending(state)) == [(1, "reroll")]  # a new round, a new re-roll
@@ -334,6 +338,14 @@ def test_a_used_or_heroless_reroll_is_refused() -> None:
     used.combat = replace(state.combat, battle=replace(b.with_side(replace(b.side(1), rerolled=True)), undecided=()))
     assert refused(used, C.Reroll(player=1, die=1)).code == "BM_E_REROLL_USED"
     assert refused(used, C.Reroll(player=1)).code == "BM_E_REROLL_USED"
+
+
+def test_a_battle_in_progress_survives_the_json_round_trip() -> None:
+    state, _ = combat({"N05": {1: {"infantry": 2}, 2: {"infantry": 2, "giant": 1}}}, dice=[9, 6, 1, 1, 1],
+                      options=BMOptions(auto_casualties=True), combat=Combat(standing={1: ("archers",)}))
+    state, _ = passes(state)
+    again = from_json(BMState, to_json(state))
+    assert again.combat == state.combat and to_json(again) == to_json(state)
 
 
 def test_a_battle_leaves_the_position_it_was_given_unchanged() -> None:

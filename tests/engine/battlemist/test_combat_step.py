@@ -38,9 +38,11 @@ def test_every_shared_region_is_a_battle_fought_in_the_attackers_order() -> None
 def test_ambush_is_the_defenders_and_adds_one_in_round_one() -> None:
     state, _ = combat({"N05": {1: {"infantry": 3}, 2: {"infantry": 3}}}, dice=[1] * 12,
                       hands={1: ["AC04"], 2: ["AC04", "AC05"]})
+    assert C.pending(state)[0].detail == {"region": "N05", "round": 0, "cards": [], "spells": []}
     err = refused(state, C.BattlePlay(player=1, card="AC04"))
     assert err.code == "BM_E_DEFENDER_ONLY" and "Ambush (AC04)" in err.message
     state, _ = act(state, C.BattlePass(player=1))
+    assert C.pending(state)[0].detail["cards"] == ["AC04"]  # the defender's: Ambush, not the rally card
     assert refused(state, C.BattlePlay(player=2, card="AC05")).code == "BM_E_CARD_WINDOW"
     state, events = act(state, C.BattlePlay(player=2, card="AC04"))
     assert state.hands[2] == ["AC05"] and battle(state).defender.ambush
