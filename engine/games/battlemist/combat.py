@@ -242,8 +242,10 @@ def end_occupations(state: BMState) -> list[Event]:
 # ---------------------------------------------------------------------------------------------------- checks
 
 
-def _now(state: BMState) -> B.Battle:
-    """The battle in progress, or BM_E_WRONG_PHASE."""
+def _now(state: BMState, pid: int) -> B.Battle:
+    """The battle in progress, checked in the BM-VAL-0 order: a seated player, then a battle being fought."""
+    if state.player(pid) is None:
+        raise RuleError("BM_E_NOT_IN_GAME")
     b = state.combat.battle
     if state.phase is not Phase.COMBAT or b is None:
         raise RuleError("BM_E_WRONG_PHASE", phase=state.phase.value, step="battle")
@@ -251,8 +253,6 @@ def _now(state: BMState) -> B.Battle:
 
 
 def _participant(state: BMState, b: B.Battle, pid: int) -> None:
-    if state.player(pid) is None:
-        raise RuleError("BM_E_NOT_IN_GAME")
     if pid not in b.players():
         raise RuleError("BM_E_NOT_YOUR_TURN", player=state.name(state.active))
 
@@ -269,11 +269,9 @@ def _scope(state: BMState, b: B.Battle) -> str:
 
 def _window(state: BMState, action: Action) -> B.Battle:
     """A window action: the caller's window must be open, with no choice of the opponent awaited first."""
-    b = _now(state)
+    b = _now(state, action.player)
     _participant(state, b, action.player)
     if b.window != action.player or b.pick or b.stage not in ("battlestart", "rally"):
-        if b.hits and b.window == action.player:
-            raise RuleError("BM_E_BATTLE_WAITING", player=state.name(b.hits[0].player))
         raise _not_now(state, b)
     if b.hits:
         raise RuleError("BM_E_BATTLE_WAITING", player=state.name(b.hits[0].player))
@@ -287,10 +285,13 @@ def choose_battle(state: BMState, action: ChooseBattle, rng: Rng) -> list[Event]
     """BM-CMB-12: the active player picks his next battle."""
     if state.player(action.player) is None:
         raise RuleError("BM_E_NOT_IN_GAME")
-    if state.phase is not Phase.COMBAT or state.combat.done or state.combat.battle is not None:
-        raise RuleError("BM_E_WRONG_PHASE", phase=state.phase.value, step="battle" if state.combat.battle else "")
+    b = state.combat.battle
+    if state.phase is not Phase.COMBAT or state.combat.done or b is not None:
+        raise RuleError("BM_E_WRONG_PHASE", phase=state.phase.value, step=b.stage if b else "combat")
     if action.player != state.active:
         raise RuleError("BM_E_NOT_YOUR_TURN", player=state.name(state.active))
+    if action.region not in state.regions:
+        raise RuleError("BM_E_UNKNOWN_REGION", x=action.region)
     if action.region not in battles(state):
         raise RuleError("BM_E_BATTLE_ORDER", region=action.region)
     return [*B.start(state, action.region), *drive(state, rng)]
@@ -363,7 +364,7 @@ def battle_pass(state: BMState, action: BattlePass, rng: Rng) -> list[Event]:
 
 def assign_casualties(state: BMState, action: AssignCasualties, rng: Rng) -> list[Event]:
     """BM-CMB-6, 20 … 24, BM-MON-2, BM-A-6: the victim's assignment, checked, then applied."""
-    b = _now(state)
+    b = _now(state, action.player)
     _participant(state, b, action.player)
     hits = b.hits_of(action.player)
     if hits is None:
@@ -376,7 +377,7 @@ def assign_casualties(state: BMState, action: AssignCasualties, rng: Rng) -> lis
 
 def rally_pick(state: BMState, action: RallyPick, rng: Rng) -> list[Event]:
     """BM-RAL-2: the owner picks exactly the rallied number from his routed units."""
-    b = _now(state)
+    b = _now(state, action.player)
     _participant(state, b, action.player)
     if not b.pick or b.window != action.player:
         raise _not_now(state, b)
@@ -390,7 +391,7 @@ def rally_pick(state: BMState, action: RallyPick, rng: Rng) -> list[Event]:
 def reroll(state: BMState, action: Reroll, rng: Rng) -> list[Event]:
     """BM-HER-6, 7: one own combat die of this step once per combat round, with a hero of his in the region.
     Without a hero, once used, or with no dice of his awaiting it: BM_E_REROLL_USED; then the die's number."""
-    b = _now(state)
+    b = _now(state, action.player)
     _participant(state, b, action.player)
     if action.player not in b.undecided:
         raise RuleError("BM_E_REROLL_USED")
@@ -403,7 +404,7 @@ def reroll(state: BMState, action: Reroll, rng: Rng) -> list[Event]:
 
 def plunder(state: BMState, action: Plunder, rng: Rng) -> list[Event]:
     """BM-PLU-1: the winning attacker decides whether to plunder the defender's city."""
-    b = _now(state)
+    b = _now(state, action.player)
     _participant(state, b, action.player)
     if not b.plunder or action.player != b.winner:
         raise RuleError("BM_E_PLUNDER_INVALID")
@@ -432,6 +433,10 @@ def casualty_order(state: BMState, action: CasualtyOrder, rng: Rng) -> list[Even
         events += drive(state, rng)
     return events
 
+
+ACTIONS = (ChooseBattle, BattlePlay, BattleCast, BattlePass, AssignCasualties, RallyPick, Reroll, Plunder,
+           CasualtyOrder)
+"""The combat step's actions, for the lead's action union."""
 
 HANDLERS = {
     "battle": choose_battle, "battle_play": battle_play, "battle_cast": battle_cast, "battle_pass": battle_pass,
@@ -504,5 +509,7 @@ def timeout_combat(state: BMState, pid: int) -> Action:
         return RallyPick(player=pid, units=B.default_rally(b.side(pid).routed, b.pick))  # type: ignore[arg-type]
     if b.window == pid:
         return BattlePass(player=pid)
-    return Plunder(player=pid, yes=False)
+    if b.plunder and b.winner == pid:
+        return Plunder(player=pid, yes=False)
+    raise ValueError(f"seat {pid} has no combat decision pending")
 

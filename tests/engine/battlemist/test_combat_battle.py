@@ -104,12 +104,12 @@ def test_archery_hits_go_to_non_archers_first() -> None:
 
 @pytest.mark.rule("BM-CMB-21")
 def test_cavalry_hits_are_taken_by_cavalry_first() -> None:
-    state, _ = combat({"N05": {1: {"cavalry": 2}, 2: {"cavalry": 1, "infantry": 2}}}, dice=[6, 4, 1])
+    state, _ = combat({"N05": {1: {"cavalry": 2}, 2: {"cavalry": 1, "infantry": 2}}}, dice=[6, 4, 1, 1])
     state, _ = passes(state)
     err = refused(state, C.AssignCasualties(player=2, kills={"infantry": 1}, routs={"infantry": 1}))
     assert err.code == "BM_E_CAVALRY_CASUALTY" and "cavalry first" in err.message
     state, _ = act(state, C.AssignCasualties(player=2, kills={"infantry": 1}, routs={"cavalry": 1}))
-    assert battle(state).side(2).routed.cavalry == 1 or state.combat.battle is None
+    assert battle(state).side(2).routed.cavalry == 1 and battle(state).side(2).active == Troops(infantry=1)
 
 
 @pytest.mark.rule("BM-CMB-22")

@@ -23,6 +23,8 @@ def test_every_shared_region_is_a_battle_fought_in_the_attackers_order() -> None
     err = refused(state, C.ChooseBattle(player=1, region="N07"))
     assert err.code == "BM_E_BATTLE_ORDER" and "N07" in err.message
     assert refused(state, C.ChooseBattle(player=2, region="N05")).code == "BM_E_NOT_YOUR_TURN"
+    assert refused(state, C.ChooseBattle(player=1, region="N99")).code == "BM_E_UNKNOWN_REGION"
+    assert refused(state, C.ChooseBattle(player=1, region="H-ELF")).code == "BM_E_UNKNOWN_REGION"  # void here
     state, events = act(state, C.ChooseBattle(player=1, region="N06"))
     b = battle(state)
     assert (b.region, b.attacker.player, b.defender.player) == ("N06", 1, 2)
