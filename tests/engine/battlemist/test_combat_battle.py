@@ -89,6 +89,19 @@ def test_both_roll_before_casualties_and_a_round_leaving_nobody_destroys_both() 
     assert state.combat.battle is None and C.finished(state)
 
 
+@pytest.mark.rule("BM-CMB-18")
+def test_both_victims_assign_at_once_in_either_order() -> None:
+    troops = {"N05": {1: {"infantry": 2, "archers": 1}, 2: {"infantry": 2, "archers": 1}}}
+    state, _ = combat(troops, dice=[1, 1, 9, 1, 9, 1])
+    state, _ = passes(state)
+    assert kinds(C.pending(state)) == [(2, "casualties"), (1, "casualties")]
+    state, _ = act(state, C.AssignCasualties(player=2, kills={"archers": 1}))
+    assert kinds(C.pending(state)) == [(1, "casualties")] and battle(state).stage == "melee"
+    state, events = act(state, C.AssignCasualties(player=1, kills={"infantry": 1}))
+    assert [(e.player, e.kills) for e in of(events, "casualties_taken")][:1] == [(1, {"infantry": 1})]
+    assert [e.round for e in of(events, "combat_round")][:1] == [2]
+
+
 @pytest.mark.rule("BM-CMB-6", "BM-CMB-20")
 def test_archery_hits_go_to_non_archers_first() -> None:
     troops = {"N05": {1: {"archers": 2}, 2: {"infantry": 1, "cavalry": 1, "archers": 2}}}
@@ -165,6 +178,8 @@ def test_siege_penalties_on_the_attackers_combat_dice() -> None:
         state, events = combat({"N05": {1: {"infantry": 1}, 2: {"infantry": 1}}}, cities={"N05": mark})
         assert of(events, "battle_begun")[0].siege == penalty, mark
     assert B.siege_penalty(state, "N06", 2) == 0
+    home, _ = combat({"H-ORC": {1: {"infantry": 1}, 2: {"infantry": 1}}})
+    assert B.rally_modifier(home, battle(home), 1) == 1  # never the rally roll: Disciplined only
 
 
 @pytest.mark.rule("BM-CMB-2")
