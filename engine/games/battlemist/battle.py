@@ -15,6 +15,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from engine.core.errors import RuleError
+from engine.core.events import BoardChanged
 from engine.core.models import Event
 from engine.core.rng import Rng
 from engine.games.battlemist.data import ARMY, MONSTERS, ArmyType, load
@@ -264,7 +265,7 @@ class Overrun(Event):
 
 
 @dataclass(slots=True, kw_only=True)
-class BattleEnded(Event):
+class BattleEnded(BoardChanged):
     """The battle's outcome: the winner (None: both armies destroyed, BM-A-4) and what the loser lost."""
 
     type: Literal["battle_ended"] = "battle_ended"
@@ -281,7 +282,7 @@ class DeadRaised(Event):
 
 
 @dataclass(slots=True, kw_only=True)
-class Plundered(Event):
+class Plundered(BoardChanged):
     type: Literal["plundered"] = "plundered"
     player: int
     region: str

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from engine.core.errors import RuleError
+from engine.core.events import BoardChanged, Headline
 from engine.core.models import Action, Decision, Event
 from engine.core.rng import Rng
 from engine.games.battlemist import battle as B
@@ -134,7 +135,7 @@ class SpellEffect(Event):
 
 
 @dataclass(slots=True, kw_only=True)
-class HomelandOccupied(Event):
+class HomelandOccupied(BoardChanged, Headline):
     type: Literal["homeland_occupied"] = "homeland_occupied"
     player: int
     homeland: str
@@ -143,7 +144,7 @@ class HomelandOccupied(Event):
 
 
 @dataclass(slots=True, kw_only=True)
-class OccupationEnded(Event):
+class OccupationEnded(BoardChanged):
     type: Literal["occupation_ended"] = "occupation_ended"
     player: int
     homeland: str

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from engine.core.events import changes_board
+from engine.core.models import to_json
 from engine.games.battlemist import combat as C
 from engine.games.battlemist.pieces import Stars, Troops
 from engine.games.battlemist.state import BMOptions
@@ -136,6 +138,8 @@ def test_timeouts_play_every_battle_to_its_end() -> None:
     state, events = timeouts(state)
     assert C.finished(state) and len(of(events, "battle_ended")) == 2
     assert all(len(here) == 1 for here in state.troops.values())
+    assert all(to_json(e)["type"] == e.type for e in events)  # every event is JSON for the log
+    assert all(changes_board(e) for e in of(events, "battle_ended"))
 
 
 @pytest.mark.rule("BM-HOM-1", "BM-HOM-2", "BM-HOM-5", "BM-A-1")
