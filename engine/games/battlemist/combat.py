@@ -14,7 +14,7 @@ from engine.core.models import Action, Decision, Event
 from engine.core.rng import Rng
 from engine.games.battlemist import battle as B
 from engine.games.battlemist import windows
-from engine.games.battlemist.data import ArmyType, load
+from engine.games.battlemist.data import ARMY, ArmyType, load
 from engine.games.battlemist.pieces import UNIT_KINDS, Stars, UnitKind
 from engine.games.battlemist.state import Phase
 
@@ -263,8 +263,9 @@ def _not_now(state: BMState, b: B.Battle) -> RuleError:
 
 
 def _scope(state: BMState, b: B.Battle) -> str:
-    """The window's opening, for once-per-window spells (BM-SPL-1): the battle, or this round's rally."""
-    base = f"r{state.round}:battle:{b.region}"
+    """The window's opening, for once-per-window spells (BM-SPL-1): the battle (a region may see one in each
+    player's combat step), or one combat round's rally in it."""
+    base = f"r{state.round}:battle:{b.region}:{b.attacker.player}"
     return base if b.stage == "battlestart" else f"{base}:rally{b.round}"
 
 
@@ -384,7 +385,7 @@ def rally_pick(state: BMState, action: RallyPick, rng: Rng) -> list[Event]:
         raise _not_now(state, b)
     routed = b.side(action.player).routed
     units = {k: v for k, v in action.units.items() if v}
-    if sum(units.values()) != b.pick or any(v < 0 or v > routed.get(k) for k, v in units.items()):
+    if sum(units.values()) != b.pick or any(k not in ARMY or v < 0 or v > routed.get(k) for k, v in units.items()):
         raise RuleError("BM_E_RALLY_CHOICE", n=b.pick)
     return [*B.rally_units(state, action.player, units), *drive(state, rng)]
 

@@ -203,7 +203,7 @@ def test_rally_from_round_two_and_the_owner_picks_the_returning_units() -> None:
     rolled = of(events, "rally_rolled")[0]
     assert (rolled.result, rolled.modifier, rolled.total, rolled.back) == (4, 1, 5, 1)  # 5–6 → 1 (Disciplined +1)
     assert C.pending(state)[0].kind == "rally_pick" and C.pending(state)[0].detail["n"] == 1
-    for wrong in ({"cavalry": 1}, {"infantry": 2}, {}):
+    for wrong in ({"cavalry": 1}, {"infantry": 2}, {}, {"giant": 1}, {"archers": 2, "infantry": -1}):
         err = refused(state, C.RallyPick(player=1, units=wrong))
         assert err.code == "BM_E_RALLY_CHOICE" and "choose 1" in err.message
     assert C.timeout_combat(state, 1) == C.RallyPick(player=1, units={"infantry": 1})  # infantry first

@@ -65,6 +65,10 @@ def test_fireball_kills_on_six_and_the_victim_chooses_even_a_monster() -> None:
     state, _ = act(state, C.AssignCasualties(player=2, kills={"giant": 1}))
     assert state.troops["N05"][2] == Troops(infantry=1) and kinds(C.pending(state)) == [(1, "window_battlestart")]
     assert refused(state, C.BattleCast(player=1, spell="SP05")).code == "BM_E_SPELL_ALREADY_CAST"  # per battle
+    later, _ = combat({"N05": {1: {"infantry": 1}, 2: {"infantry": 1}}}, active=2, dice=[1, 1],
+                      stars={1: Stars(owned=4, spent=2), 2: Stars(owned=1)}, cast=state.cast)
+    later, events = acts(later, C.BattlePass(player=2), C.BattleCast(player=1, spell="SP05"))
+    assert of(events, "spell_cast")[0].player == 1  # the same region in another player's step: another battle
 
 
 def test_terror_routs_two_army_units_of_the_victims_choice() -> None:
