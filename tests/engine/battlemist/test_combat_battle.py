@@ -300,6 +300,10 @@ def test_raise_the_dead_after_a_won_battle_with_two_enemy_dead() -> None:
                      dice=[10, 10, 1, 1, 1])
     full, events = passes(full)
     assert not of(events, "dead_raised") and full.troops["N05"][1].infantry == 10  # the stacking limit
+    monsters, _ = combat({"N05": {1: {"giant": 1, "dragon": 1}, 2: {"infantry": 2}}}, races=("DRK", "ORC"),
+                         dice=[6, 8, 1, 1])
+    monsters, events = passes(monsters)
+    assert of(events, "dead_raised") and monsters.controller("N05") == 1  # the raised infantry gives control
 
 
 @pytest.mark.rule("BM-PLU-1", "BM-PLU-2")
