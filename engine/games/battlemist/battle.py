@@ -49,12 +49,13 @@ class Side:
     """His units that died in this battle in any way (Raise the Dead counts the loser's, BM-RACE-3)."""
     rerolled: bool = False
     """The hero re-roll is used in this combat round (BM-HER-6)."""
-    ambush: bool = False
-    """AC04: +1 to his combat dice in combat round 1."""
-    ward: bool = False
-    """SP07 cast by him: his opponent's combat dice are −1 this battle."""
+    ambush: int = 0
+    """Added to his combat dice in combat round 1 (AC04)."""
+    ward: int = 0
+    """Added to his opponent's combat dice this battle (SP07: −1)."""
     cursed: tuple[ArmyType, ...] = ()
-    """His unit types whose rout and kill values are +1 this battle (SP12 cast on him)."""
+    """His unit types whose rout and kill values are raised by `curse` this battle (SP12 cast on him)."""
+    curse: int = 0
     rally_bonus: int = 0
     """W-RALLY plays for this round's rally roll (AC05, SP04)."""
 
@@ -318,10 +319,6 @@ def _minus(a: Troops, counts: dict[str, int]) -> Troops:
     return _add(a, counts, -1)
 
 
-def battle_of(state: BMState) -> Battle | None:
-    return state.combat.battle
-
-
 def put(state: BMState, battle: Battle | None, *, board: bool = False) -> None:
     """Store `battle` as the battle in progress; with `board`, also write its survivors to the board."""
     state.combat = Combat(battle=battle, done=state.combat.done, standing=state.combat.standing)
@@ -403,7 +400,7 @@ def _round(state: BMState, b: Battle, rng: Rng) -> list[Event]:
     sides = [evolve(s, killed=0, killed_before=s.killed, rerolled=False, rally_bonus=0) for s in b.sides()]
     n = b.round + 1
     b = evolve(b, attacker=sides[0], defender=sides[1], round=n, rallied=(),
-                next="roll" if n == 1 else "rally", stage="archery" if n == 1 else "rally")
+               next="roll" if n == 1 else "rally", stage="archery" if n == 1 else "rally")
     put(state, b)
     return [CombatRound(region=b.region, round=n)]
 
@@ -418,13 +415,18 @@ def _rally(state: BMState, b: Battle, rng: Rng) -> list[Event]:
     return []
 
 
+HERO_RALLY = 1
+"""BM-HER-5 [K]: a hero of his in the battle region adds 1 to his rally rolls."""
+
+
 def rally_modifier(state: BMState, b: Battle, pid: int) -> int:
     """Hero present (BM-HER-5, once, HER-7), Daqan Disciplined, War Horn (AR4) and this round's W-RALLY plays."""
     rules = load().rules
-    mod = 1 if hero_present(state, pid, b.region) else 0
+    mod = HERO_RALLY if hero_present(state, pid, b.region) else 0
     extra = rules.ability(state.race(pid), "rally")
     mod += int(extra) if isinstance(extra, int) else 0
-    mod += 1 if "AR4" in state.artifacts.get(pid, []) else 0
+    artifacts = load().cards.artifact
+    mod += sum(artifacts[a].rally or 0 for a in state.artifacts.get(pid, []) if a in artifacts)
     return mod + b.side(pid).rally_bonus
 
 
@@ -520,8 +522,8 @@ def dice_modifier(b: Battle, pid: int) -> int:
     Ambush in round 1 (AC04)."""
     side, other = b.side(pid), b.other(pid)
     mod = -b.siege if pid == b.attacker.player else 0
-    mod -= 1 if other.ward else 0
-    mod += 1 if side.ambush and b.round == 1 else 0
+    mod += other.ward
+    mod += side.ambush if b.round == 1 else 0
     return mod
 
 
@@ -529,7 +531,7 @@ def values(state: BMState, side: Side, unit: str) -> tuple[int, int]:
     """Rout and kill values of `unit` of this side (race card or monster table; +1 each if cursed, SP12)."""
     rules = load().rules
     v = rules.monsters[unit] if unit in MONSTERS else rules.race[state.race(side.player)].units[unit]  # type: ignore[index]
-    curse = 1 if unit in side.cursed else 0
+    curse = side.curse if unit in side.cursed else 0
     return v.rout + curse, v.kill + curse
 
 
@@ -724,7 +726,7 @@ def take(state: BMState, hits: Hits, kills: dict[str, int], routs: dict[str, int
     n = sum(kills.values())
     counted = n if hits.step in STEPS else 0
     side = evolve(side, active=_minus(_minus(side.active, kills), routs), routed=_add(side.routed, routs),
-                   killed=side.killed + counted, lost=side.lost + n)
+                  killed=side.killed + counted, lost=side.lost + n)
     b = evolve(b.with_side(side), hits=tuple(h for h in b.hits if h.player != hits.player))
     put(state, b, board=True)
     return [CasualtiesTaken(player=hits.player, region=b.region, step=hits.step,

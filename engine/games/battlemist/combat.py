@@ -307,14 +307,12 @@ def battle_play(state: BMState, action: BattlePlay, rng: Rng) -> list[Event]:
     if card.defender_only and action.player != b.defender.player:
         raise RuleError("BM_E_DEFENDER_ONLY", card=windows.card_name(card.id))
     side = b.side(action.player)
-    bonus = {"ambush": True} if b.stage == "battlestart" else {"rally_bonus": side.rally_bonus + RALLY_BONUS}
-    side = B.evolve(side, **bonus)  # type: ignore[arg-type]
+    if b.stage == "battlestart":
+        side = B.evolve(side, ambush=side.ambush or card.modifier or 0)
+    else:
+        side = B.evolve(side, rally_bonus=side.rally_bonus + (card.modifier or 0))
     B.put(state, b.with_side(side))
     return [*events, SpellEffect(player=action.player, region=b.region, source=card.id)]
-
-
-RALLY_BONUS = 2
-"""AC05 and SP04: +2 on this rally roll (BM-ACT-8, BM-SPL-3)."""
 
 
 def battle_cast(state: BMState, action: BattleCast, rng: Rng) -> list[Event]:
@@ -338,14 +336,14 @@ def battle_cast(state: BMState, action: BattleCast, rng: Rng) -> list[Event]:
     if spell.id == "SP06":
         return events + B.demand(state, [B.Hits(player=enemy.player, step="terror", routs=spell.routs or 0)])
     if spell.id == "SP07":
-        b = b.with_side(B.evolve(b.side(pid), ward=True))
+        b = b.with_side(B.evolve(b.side(pid), ward=spell.modifier or 0))
     elif spell.id == "SP12":
         assert action.unit is not None
-        b = b.with_side(B.evolve(enemy, cursed=(*enemy.cursed, action.unit)))
+        b = b.with_side(B.evolve(enemy, cursed=(*enemy.cursed, action.unit), curse=spell.modifier or 0))
         effect.detail = action.unit
     else:
         side = b.side(pid)
-        b = b.with_side(B.evolve(side, rally_bonus=side.rally_bonus + RALLY_BONUS))
+        b = b.with_side(B.evolve(side, rally_bonus=side.rally_bonus + (spell.modifier or 0)))
     B.put(state, b)
     return [*events, effect]
 

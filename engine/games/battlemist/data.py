@@ -274,6 +274,8 @@ class ActionCard(Frozen):
     defender_only: bool = False
     cost: Cost = Field(default_factory=dict)
     monster: MonsterType | None = None
+    modifier: int | None = None
+    """The number a battle card adds: to combat dice (AC04) or to a rally roll (AC05)."""
 
 
 class EventCard(Frozen):
@@ -308,12 +310,17 @@ class Spell(Frozen):
     kill_on: int | None = None
     routs: int | None = None
     monster: MonsterType | None = None
+    modifier: int | None = None
+    """The number a battle spell adds: to a rally roll (SP04), to the opponent's combat dice (SP07), to the
+    cursed type's rout and kill values (SP12)."""
 
 
 class Artifact(Frozen):
     id: str = Field(pattern=r"^AR\d$")
     name: str
     text: str
+    rally: int | None = None
+    """Added to its holder's rally rolls (AR4)."""
 
 
 class Cards(Frozen):
