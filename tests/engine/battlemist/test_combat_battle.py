@@ -215,12 +215,14 @@ def test_rally_from_round_two_and_the_owner_picks_the_returning_units() -> None:
 def test_rally_modifiers_stack_and_are_clamped() -> None:
     heroes = [HeroToken(owner=1, number=1, region="N05", life=5), HeroToken(owner=1, number=2, region="N05", life=5)]
     state, _ = combat({"N05": {1: {"infantry": 2, "archers": 1}, 2: {"infantry": 3}}}, dice=[1, 1, 1, 6, 6, 1, 9],
-                      heroes=heroes, artifacts={1: ["AR4"]}, hands={1: ["AC05"]},
+                      heroes=heroes, artifacts={1: ["AR4"]}, hands={1: ["AC04", "AC05"]},
                       stars={1: Stars(owned=2), 2: Stars(owned=1)})
     state, _ = until(passes(state)[0], "casualties")
     state, _ = act(state, C.AssignCasualties(player=1, routs={"infantry": 1, "archers": 1}))
     assert B.rally_modifier(state, battle(state), 1) == 3  # hero once (two heroes), Disciplined, War Horn
     assert B.rally_modifier(state, battle(state), 2) == 0
+    assert C.pending(state)[0].detail["cards"] == ["AC05"] and C.pending(state)[0].detail["spells"] == ["SP04"]
+    assert refused(state, C.BattlePlay(player=1, card="AC04")).code == "BM_E_CARD_WINDOW"  # before defender-only
     state, _ = acts(state, C.BattlePlay(player=1, card="AC05"), C.BattleCast(player=1, spell="SP04"))
     assert refused(state, C.BattleCast(player=1, spell="SP04")).code == "BM_E_SPELL_ALREADY_CAST"
     state, events = act(state, C.BattlePass(player=1))
