@@ -295,6 +295,8 @@ class ActionCard(Frozen):
     """What each of those units costs less, down to 0 (AC08)."""
     build_cost: Cost = Field(default_factory=dict)
     """What one city or large city built this round costs instead (AC09)."""
+    modifier: int | None = None
+    """The number a battle card adds: to combat dice (AC04) or to a rally roll (AC05)."""
 
 
 class EventCard(Frozen):
@@ -337,6 +339,9 @@ class Spell(Frozen):
     """As ActionCard.move_bonus (SP02)."""
     free_terrain: Literal["all", "region"] | None = None
     """As ActionCard.free_terrain (SP03)."""
+    modifier: int | None = None
+    """The number a battle spell adds: to a rally roll (SP04), to the opponent's combat dice (SP07), to the
+    cursed type's rout and kill values (SP12)."""
 
 
 class Artifact(Frozen):
@@ -350,6 +355,8 @@ class Artifact(Frozen):
     hero_move: int | None = None
     merchant: bool = False
     """Its holder always trades with merchants at the good rate (AR6, BM-TRD-1)."""
+    rally: int | None = None
+    """Added to its holder's rally rolls (AR4)."""
 
 
 class Cards(Frozen):

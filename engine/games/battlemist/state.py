@@ -13,6 +13,7 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core.players import Player, SeatedState
+from engine.games.battlemist.battle import Combat
 from engine.games.battlemist.build import BuildState
 from engine.games.battlemist.council import CouncilState
 from engine.games.battlemist.data import RaceId
@@ -115,6 +116,8 @@ class BMState(SeatedState):
     """The economy phase or maintenance in progress: its order books and open trade offers (economy.py)."""
     quest_step: QuestStep | None = None
     """The active player's quest step while it runs (BM-QST-13)."""
+    combat: Combat = field(default_factory=Combat)
+    """The combat step: the battle in progress and the auto-casualty standing orders (battle.py, combat.py)."""
     winners: list[int] | None = None
     """None while the game goes on; the winning seats once it is over (BM-VIC-2: a shared victory)."""
 
