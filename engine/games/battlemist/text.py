@@ -110,10 +110,12 @@ def _rolled(e: DI.Rolled, s: BMState, locale: str) -> str:
               dice=faces(e.dice), purpose=purpose, region=region(e.region) if e.region else "none")
 
 
-def _battle_roll(e: BT.BattleDice, s: BMState, locale: str) -> str:
-    """One side's dice of a battle step, without the region (what a sequel appends)."""
+def _battle_roll(e: BT.BattleDice, s: BMState, locale: str, step: bool = True) -> str:
+    """One side's dice of a battle step, without the region (what a sequel appends); without the step's name
+    when it follows dice of the same step."""
     hits = _t("hits", locale, kills=e.outcomes.count("kill"), routs=e.outcomes.count("rout"))
-    return _t("event.battle_dice.roll", locale, step=msg(f"{K}step.{e.step}"), player=s.name(e.player),
+    return _t("event.battle_dice.roll", locale, step=msg(f"{K}step.{e.step}") if step else "none",
+              player=s.name(e.player),
               dice=faces(e.results), mod=f" ({signed(e.modifier)})" if e.modifier else "", hits=hits)
 
 
@@ -126,11 +128,21 @@ def _rally(e: BT.RallyRolled, s: BMState, locale: str) -> str:
               mod=f"{signed(e.modifier)}" if e.modifier else "", total=e.total, back=e.back)
 
 
-def _casualties(e: BT.CasualtiesTaken, s: BMState, locale: str) -> str:
+def _losses(e: BT.CasualtiesTaken, locale: str) -> str:
+    """`1 infantry killed; 2 archers routed`, or `no loss`."""
     parts = [_t("casualty.killed", locale, units=units(e.kills, locale))] if any(e.kills.values()) else []
     parts += [_t("casualty.routed", locale, units=units(e.routs, locale))] if any(e.routs.values()) else []
-    return _t("event.casualties_taken", locale, player=s.name(e.player), what="; ".join(parts) or
-              _t("nothing", locale), auto="yes" if e.auto else "no")
+    return "; ".join(parts) or _t("casualty.none", locale)
+
+
+def _casualties(e: BT.CasualtiesTaken, s: BMState, locale: str) -> str:
+    return _t("event.casualties_taken", locale, player=s.name(e.player), what=_losses(e, locale),
+              auto="yes" if e.auto else "no")
+
+
+def _casualties_short(e: BT.CasualtiesTaken, s: BMState, locale: str) -> str:
+    """The losses alone, after the line that told the hits."""
+    return _t("event.casualties_taken.short", locale, what=_losses(e, locale), auto="yes" if e.auto else "no")
 
 
 def _battle_ended(e: BT.BattleEnded, s: BMState, locale: str) -> str:
@@ -170,15 +182,20 @@ def _game_won(e: CO.GameWon, s: BMState, locale: str) -> str:
               n=len(e.winners), stars=stars)
 
 
+def _abilities(ids: Sequence[str], locale: str) -> str:
+    known = load().rules.abilities
+    return and_list([known[a].name if a in known else a for a in ids], locale) or _t("none", locale)
+
+
 def _races_announced(e: SE.RacesAnnounced, s: BMState, locale: str) -> str:
-    return _t("event.races_announced", locale, races="; ".join(f"{s.name(c.player)} {race(c.race)}" for c in e.races))
+    races = [_t("event.race_announced", locale, player=s.name(c.player), race=race(c.race),
+                abilities=_abilities(c.abilities, locale)) for c in e.races]
+    return _t("event.races_announced", locale, races="; ".join(races))
 
 
 def _race_card(e: SE.RaceCard, s: BMState, locale: str) -> str:
-    abilities = load().rules.abilities
-    names = [abilities[a].name if a in abilities else a for a in e.abilities]
     return _t("event.race_card", locale, player=s.name(e.player), race=race(e.race),
-              abilities=and_list(names, locale) or _t("none", locale))
+              abilities=_abilities(e.abilities, locale))
 
 
 def _tiles_dealt(e: BD.TilesDealt, s: BMState, locale: str) -> str:
@@ -375,7 +392,8 @@ NARRATORS: dict[type[Event], Narrator] = {
     BT.BattleDice: lambda e, s, lo: _t("event.battle_dice", lo, region=region(e.region), roll=_battle_roll(e, s, lo)),
     BT.Rerolled: lambda e, s, lo: _t("event.rerolled", lo, region=region(e.region), roll=_reroll(e, s, lo)),
     BT.HitsScored: lambda e, s, lo: _t("event.hits_scored", lo, region=region(e.region), victim=s.name(e.victim),
-                                       hits=_t("hits", lo, kills=e.kills, routs=e.routs),
+                                       hits=_t("hits.taken", lo, kills=e.kills, routs=e.routs,
+                                               both="yes" if e.kills and e.routs else "no"),
                                        step=msg(f"{K}step.{e.step}")),
     BT.CasualtiesTaken: _casualties,
     BT.RallyRolled: lambda e, s, lo: _t("event.rally_rolled", lo, region=region(e.region), roll=_rally(e, s, lo)),
@@ -399,11 +417,36 @@ NARRATORS: dict[type[Event], Narrator] = {
 `PRIVATE` instead."""
 
 
+def _game_abandoned(e: Event, s: BMState, locale: str) -> str:
+    winners: list[int] = list(getattr(e, "winners", []))
+    return _t("event.game_abandoned", locale, winners=_none(and_list([s.name(p) for p in winners], locale)),
+              n=len(winners))
+
+
+def _turn_started(e: Event, s: BMState, locale: str) -> str:
+    number = getattr(e, "round", None)
+    return _t("event.turn_started", locale, player=s.name(getattr(e, "player", None)),
+              round=number if number is not None else "none")
+
+
+BY_TYPE: dict[str, Narrator] = {
+    "player_left": lambda e, s, lo: _t(
+        "event.player_left", lo, player=s.name(e.player), by=s.name(e.removed_by) if e.removed_by else "none"),
+    "round_started": lambda e, s, lo: _t("event.round_started", lo, round=e.round),
+    "round_begun": lambda e, s, lo: _t("event.round_started", lo, round=e.round),
+    "round_ended": lambda e, s, lo: _t("event.round_ended", lo, round=e.round),
+    "turn_started": _turn_started,
+    "game_abandoned": _game_abandoned,
+}
+"""The events every game shares (a departure, a round's or a turn's start) and the game's own kinds of them, by
+their `type`: the sequencing that emits them derives its classes from `engine.core.events`."""
+
+
 def narrate(event: Event, state: BMState, locale: str = "en") -> str | None:
     """The public sentence for an event, or None for a private one (told only to its seat, `private`)."""
     if event.private_to is not None:
         return None
-    told = NARRATORS.get(type(event))
+    told = NARRATORS.get(type(event)) or BY_TYPE.get(event.type)
     return None if told is None else told(event, state, locale)
 
 
@@ -448,7 +491,11 @@ SEQUELS: dict[type[Event], Callable[[Any, BMState, str], str]] = {
 
 def sequel(event: Event, previous: Event, state: BMState, locale: str = "en") -> str | None:
     """A battle's dice (a step's rolls, a hero re-roll, a rally roll) right after other dice of the same battle
-    round share its line."""
+    round share its line; so do a victim's losses right after the hits he took."""
+    if isinstance(event, BT.CasualtiesTaken):
+        same = (isinstance(previous, BT.HitsScored) and previous.victim == event.player
+                and previous.region == event.region and previous.step == event.step)
+        return _casualties_short(event, state, locale) if same else None
     short = SEQUELS.get(type(event))
     if short is None or type(previous) not in SEQUELS or event.private_to is not None:
         return None
@@ -456,6 +503,8 @@ def sequel(event: Event, previous: Event, state: BMState, locale: str = "en") ->
         return None
     if isinstance(event, BT.RallyRolled) != isinstance(previous, BT.RallyRolled):
         return None
+    if isinstance(event, BT.BattleDice):
+        return _battle_roll(event, state, locale, step=getattr(previous, "step", None) != event.step)
     return short(event, state, locale)
 
 
@@ -561,6 +610,9 @@ def badge(troops: Troops) -> str:
 
 
 def _player_lines(s: BMState, pid: int, locale: str) -> list[str]:
+    player = s.player(pid)
+    if player is not None and player.status != "active":
+        return [_t("board.left", locale, player=s.name(pid), race=race(getattr(player, "race", None)))]
     stock = s.stock.get(pid, Stock())
     stars = s.stars.get(pid, Stars())
     lines = [_t("board.player", locale, player=s.name(pid), race=race(getattr(s.player(pid), "race", None)),
@@ -591,6 +643,15 @@ def _region_line(s: BMState, rid: str, locale: str) -> str:
               occupied=s.name(occupier) if occupier is not None else "none")
 
 
+def _effects(s: BMState, locale: str) -> list[str]:
+    """The events' round-long effects in force (BM-DIG-2: events are public)."""
+    e = s.effects
+    counted = {"failed_harvest": max(1, e.halvings), "mana_storm": max(1, e.surcharge), "blizzard": 1}
+    return [_t(f"board.effect.{name}", locale, value=value, n=counted[name])
+            for name, value in (("failed_harvest", e.failed_harvest), ("mana_storm", e.mana_storm),
+                                ("blizzard", e.blizzard)) if value]
+
+
 def text_board(state: BMState, locale: str = "en") -> str:
     """The whole public position (BM-DIG-2, DIG-16): round, phase, turn, each player's race, resources, Stars,
     votes, hand size, heroes and artifacts, then every region in play with its units (the controller marked `*`),
@@ -600,6 +661,13 @@ def text_board(state: BMState, locale: str = "en") -> str:
                 active=s.name(s.active) if s.active is not None else "none")]
     if s.order:
         lines.append(_t("board.order", locale, order=" → ".join(s.name(p) for p in s.order)))
+    lines.append(_t("board.pool", locale, n=s.star_pool))
+    if s.winners:
+        lines.append(_t("board.winners", locale, players=and_list([s.name(p) for p in s.winners], locale),
+                        n=len(s.winners)))
+    effects = _effects(s, locale)
+    if effects:
+        lines.append(_t("board.effects", locale, effects="; ".join(effects)))
     if s.events:
         lines.append(_t("board.events", locale, cards=and_list([card(c) for c in s.events], locale)))
     b = s.combat.battle

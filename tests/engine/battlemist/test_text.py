@@ -11,13 +11,14 @@ import re
 import types
 import typing
 from collections.abc import Iterator
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Literal
 
 import pytest
 
 import engine.core.i18n as i18n
+from engine.core.events import Headline, PlayerLeft, RoundStarted, TurnStarted
 from engine.core.models import Decision, Event, Seat
 from engine.core.rng import Rng
 from engine.games.battlemist import battle as BT
@@ -31,7 +32,7 @@ from engine.games.battlemist import setup as SE
 from engine.games.battlemist import text as T
 from engine.games.battlemist import windows as WI
 from engine.games.battlemist.initiative import InitiativeSet
-from engine.games.battlemist.pieces import CityMark, HeroToken, Stars
+from engine.games.battlemist.pieces import CityMark, Effects, HeroToken, Stars
 from engine.games.battlemist.state import BMOptions, Phase
 from tests.engine.battlemist.helpers import DATA, position, snapshot
 
@@ -218,7 +219,10 @@ def test_dice_of_one_battle_round_share_a_line() -> None:
     reroll = BT.Rerolled(player=2, region="N05", step="archery", die=1, old=2, new=8)
     elsewhere = BT.BattleDice(player=2, region="N06", step="melee", sides=10, units=["infantry"], results=[2],
                               outcomes=["miss"])
-    assert T.sequel(second, first, s) == "archery: P2 2 → no kill, no rout"
+    assert T.sequel(second, first, s) == "P2 2 → no kill, no rout"
+    cavalry = BT.BattleDice(player=1, region="N05", step="cavalry", sides=10, units=["cavalry"], results=[6],
+                            outcomes=["rout"])
+    assert T.sequel(cavalry, second, s) == "cavalry: P1 6 → no kill, 1 rout"
     assert T.sequel(reroll, second, s) == "P2's hero re-rolls die 1: 2 → 8"
     assert T.sequel(elsewhere, first, s) is None
     assert T.sequel(first, BT.CombatRound(region="N05", round=2), s) is None
@@ -227,6 +231,41 @@ def test_dice_of_one_battle_round_share_a_line() -> None:
     assert T.sequel(rally, BT.RallyRolled(player=1, region="N05", sides=10, result=3, modifier=1, total=4, back=1),
                     s) == "rally: P2 4 = 4 → 1 unit returns"
     assert "(−1)" in (T.narrate(first, s) or "")
+    hits = BT.HitsScored(victim=2, region="N05", step="archery", kills=1, routs=0)
+    taken = BT.CasualtiesTaken(player=2, region="N05", step="archery", kills={"giant": 1}, routs={}, auto=True)
+    assert T.narrate(hits, s) == "N05 Three Princes: P2 takes 1 kill (archery)"
+    assert T.sequel(taken, hits, s) == "1 giant killed (auto)"
+    assert T.sequel(taken, BT.HitsScored(victim=1, region="N05", step="archery", kills=1, routs=0), s) is None
+    assert T.narrate(taken, s) == "P2: 1 giant killed (auto)."
+
+
+@dataclass(slots=True, kw_only=True)
+class RoundEnded(Event):
+    """The shape of the round sequencing's own event (told by its `type`)."""
+
+    type: Literal["round_ended"] = "round_ended"
+    round: int
+
+
+@dataclass(slots=True, kw_only=True)
+class GameAbandoned(Headline):
+    type: Literal["game_abandoned"] = "game_abandoned"
+    winners: list[int]
+
+
+def shared_events() -> list[Event]:
+    return [PlayerLeft(player=2), PlayerLeft(player=3, removed_by=1), RoundStarted(round=5), TurnStarted(player=2),
+            RoundEnded(round=5), GameAbandoned(winners=[1]), GameAbandoned(winners=[])]
+
+
+def test_the_shared_events_are_told() -> None:
+    """A departure, a round's and a turn's start, the round's end and an abandoned game: the sequencing's events,
+    told by their `type`."""
+    s = busy()
+    assert [T.narrate(e, s) for e in shared_events()] == [
+        "🚪 P2 leaves the game.", "🚪 P1 removes P3 from the game.", "🌅 Round 5 begins.", "▶️ P2's turn.",
+        "Round 5 is over.", "🏁 Too few players are left: P1 wins.",
+        "🏁 Too few players are left: the game ends without a winner."]
 
 
 # ---------------------------------------------------------------------------------------------------- secrets
@@ -394,15 +433,15 @@ def test_text_board_of_a_busy_position() -> None:
     lines = board.splitlines()
     assert lines[0] == "**Battlemist** · round 4 · combat step · P1's turn"
     for rid in s.regions:
-        assert any(line.startswith(T.region(rid) + ":") for line in lines), rid
-    assert "N05 Three Princes: P1 I3 A1 C2, P2 I2 M1 · city" in lines
-    assert "N06 Greywood: P2* I4 · large city" in lines
-    assert "H-ELF Homeland: Lotharia Elves: P1 C1 · occupied by P1" in lines
-    assert "N07 Abou Xar: empty" in lines
+        assert any(line.startswith(T.region(rid) + " — ") for line in lines), rid
+    assert "N05 Three Princes — P1 I3 A1 C2, P2 I2 M1 · city" in lines
+    assert "N06 Greywood — P2* I4 · large city" in lines
+    assert "H-ELF Homeland: Lotharia Elves — P1 C1 · occupied by P1" in lines
+    assert "N07 Abou Xar — empty" in lines
     p1 = next(line for line in lines if line.startswith("**P1**"))
     assert p1 == "**P1** (Knights of Daqan): 5 grain, 3 wood, 2 iron · ★ 3 (1 spent) · 1 vote · 2 cards"
     assert "heroes: 1 in N05 Three Princes (3 life)" in board and "artifacts: War Horn" in board
-    assert "Events this round: Plague" in board
+    assert "Events this round: Plague" in board and f"Grey Guild: {s.star_pool} Stars left" in lines
     assert "2 votes" in next(line for line in lines if line.startswith("**P2**"))
     for secret in ("Ambush", "AC04", "Spy", "AC15", "Inspired", "QA01", "QA02", "Young Dragon", "AC07", "Bountiful"):
         assert secret not in board, secret
@@ -461,12 +500,19 @@ def _everything() -> Iterator[str | None]:
     yield T.prompt(Decision(player=1, kind="place_tile", detail={"tiles": [], "homeland": False}), s)
     yield T.summary(1, [build(cls) for cls in event_classes()], s)
     yield T.summary(3, [], s)
+    yield from (T.narrate(e, s) for e in shared_events())
     yield T.summary(1, [MV.UnitsMoved(player=1, n=2, unit="archers", path=["N05", "N06"])], s)
     for phase in Phase:
         s.phase = phase
         yield T.text_board(s)
     s.combat = BT.Combat(battle=BT.Battle(region="N05", attacker=BT.Side(player=1, active=s.units("N05", 1)),
                                           defender=BT.Side(player=2, active=s.units("N05", 2)), round=2))
-    s.players = [*s.players, type(s.players[0])(id=4, name="P4", colour="grey", race="DRK")]
+    s.players = [*s.players, type(s.players[0])(id=4, name="P4", colour="grey", race="DRK", status="resigned")]
+    s.winners = [1]
+    s.effects = Effects(failed_harvest="half", halvings=2, mana_storm="costly", surcharge=1, blizzard="no_mountains")
+    yield T.text_board(s)
+    s.effects = Effects(failed_harvest="none", mana_storm="none", blizzard="slow")
     yield T.text_board(s)
     yield T.sequel(build(BT.BattleDice), build(BT.BattleDice), s)
+    yield T.sequel(BT.CasualtiesTaken(player=2, region="N05", step="melee", kills={}, routs={"infantry": 1}),
+                   BT.HitsScored(victim=2, region="N05", step="melee", kills=0, routs=1), s)
