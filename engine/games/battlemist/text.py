@@ -615,9 +615,10 @@ def _player_lines(s: BMState, pid: int, locale: str) -> list[str]:
         return [_t("board.left", locale, player=s.name(pid), race=race(getattr(player, "race", None)))]
     stock = s.stock.get(pid, Stock())
     stars = s.stars.get(pid, Stars())
-    lines = [_t("board.player", locale, player=s.name(pid), race=race(getattr(s.player(pid), "race", None)),
+    chosen = getattr(player, "race", None)
+    lines = [_t("board.player", locale, player=s.name(pid), race=race(chosen) if chosen else msg(f"{K}board.no_race"),
                 stock=resources({r: stock.get(r) for r in RESOURCES}, locale), owned=stars.owned, spent=stars.spent,
-                votes=CO.votes_of(s, pid) if getattr(s.player(pid), "race", None) else 1,
+                votes=CO.votes_of(s, pid) if chosen else 1,
                 hand=len(s.hands.get(pid, [])), quest="yes" if pid in s.quests else "no")]
     heroes = [_t("board.hero", locale, n=h.number, region=region(h.region), life=h.life) for h in s.heroes_of(pid)]
     if heroes:

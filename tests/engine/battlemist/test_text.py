@@ -33,7 +33,7 @@ from engine.games.battlemist import text as T
 from engine.games.battlemist import windows as WI
 from engine.games.battlemist.initiative import InitiativeSet
 from engine.games.battlemist.pieces import CityMark, Effects, HeroToken, Stars
-from engine.games.battlemist.state import BMOptions, Phase
+from engine.games.battlemist.state import BMOptions, BMPlayer, BMState, Phase
 from tests.engine.battlemist.helpers import DATA, position, snapshot
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -57,6 +57,14 @@ def event_classes() -> list[type[Event]]:
 
 PRIVATE_CLASSES = {CO.CardDrawn, QE.QuestDrawn, EC.Drafted}
 """The event classes whose instances are private to their seat."""
+
+
+def private_in_source() -> set[str]:
+    """The event classes the modules ever build with `private_to=` (read from their source)."""
+    names: set[str] = set()
+    for path in PACKAGE.glob("*.py"):
+        names |= set(re.findall(r"\b([A-Z]\w+)\((?:[^()]|\([^()]*\))*?private_to=", path.read_text(encoding="utf-8")))
+    return names
 
 STRINGS = {"region": "N05", "homeland": "H-ORC", "tile": "N07", "card": "EV1", "spell": "SP05", "source": "AC02",
            "adventure": "QA01", "artifact": "AR4", "race": "ORC", "step": "archery", "window": "rally",
@@ -122,8 +130,9 @@ def build(cls: type[Event]) -> Event:
     return cls(**params)
 
 
-def busy() -> Any:
-    """A game in its combat step with cities, heroes, a quest, hands, an occupation and a battle in progress."""
+def busy() -> BMState:
+    """A game in its combat step with cities, heroes, a quest, hands, decks, an artifact, an occupation and an
+    event waiting for the Council."""
     state = position(("DAQ", "ORC", "ELF"), phase=Phase.COMBAT, round=4,
                      troops={"N05": {1: {"infantry": 3, "archers": 1, "cavalry": 2}, 2: {"infantry": 2, "giant": 1}},
                              "N06": {2: {"infantry": 4}}, "H-ELF": {1: {"cavalry": 1}},
@@ -151,6 +160,7 @@ def test_every_event_class_has_words() -> None:
     s = busy()
     classes = event_classes()
     assert len(classes) > 80
+    assert {c.__name__ for c in PRIVATE_CLASSES} == private_in_source() and set(T.PRIVATE) == PRIVATE_CLASSES
     for cls in classes:
         event = build(cls)
         if cls in PRIVATE_CLASSES:
@@ -424,6 +434,14 @@ def test_text_board_of_a_start_position() -> None:
     assert all(T.narrate(e, state) or T.private(e, state) for e in events)
 
 
+@pytest.mark.rule("BM-DIG-2")
+def test_text_board_while_races_are_drafted() -> None:
+    state, _ = SE.new_game(DATA, seats(2), BMOptions(races="draft"), 5)
+    board = T.text_board(state)
+    assert board.splitlines()[0] == "**Battlemist** · setup · race draft"
+    assert "**P1** (race still to choose): nothing · ★ 1 · 1 vote · 0 cards" in board.splitlines()
+
+
 @pytest.mark.rule("BM-DIG-2", "BM-DIG-5")
 def test_text_board_of_a_busy_position() -> None:
     s = busy()
@@ -501,13 +519,14 @@ def _everything() -> Iterator[str | None]:
     yield T.summary(1, [build(cls) for cls in event_classes()], s)
     yield T.summary(3, [], s)
     yield from (T.narrate(e, s) for e in shared_events())
+    yield T.text_board(SE.new_game(DATA, seats(2), BMOptions(races="draft"), 5)[0])
     yield T.summary(1, [MV.UnitsMoved(player=1, n=2, unit="archers", path=["N05", "N06"])], s)
     for phase in Phase:
         s.phase = phase
         yield T.text_board(s)
     s.combat = BT.Combat(battle=BT.Battle(region="N05", attacker=BT.Side(player=1, active=s.units("N05", 1)),
                                           defender=BT.Side(player=2, active=s.units("N05", 2)), round=2))
-    s.players = [*s.players, type(s.players[0])(id=4, name="P4", colour="grey", race="DRK", status="resigned")]
+    s.players = [*s.players, BMPlayer(id=4, name="P4", colour="grey", race="DRK", status="resigned")]
     s.winners = [1]
     s.effects = Effects(failed_harvest="half", halvings=2, mana_storm="costly", surcharge=1, blizzard="no_mountains")
     yield T.text_board(s)
