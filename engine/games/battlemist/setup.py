@@ -126,7 +126,8 @@ def after_races(state: BMState, rng: Rng) -> list[Event]:
 
 def deploy(state: BMState) -> list[Event]:
     """The regions in play (BM-BRD-1: the homelands of absent races are void), the starting stock (BM-SET-10),
-    2 infantry and Hero no. 1 in each homeland (BM-SET-11); then round 1 at its Council phase."""
+    2 infantry and Hero no. 1 in each homeland (BM-SET-11); round 1 then begins with the first quests (the rules'
+    `begin_round`)."""
     data = load()
     rules = data.rules
     if state.build is None:
@@ -136,7 +137,7 @@ def deploy(state: BMState) -> list[Event]:
     state.troops = {state.homeland(pid): {pid: Troops(**rules.start_units)} for pid in ids}
     state.heroes = [HeroToken(owner=pid, number=1, region=state.homeland(pid), life=rules.hero.life) for pid in ids]
     state.phase = Phase.COUNCIL
-    state.round = 1
+    state.round = 0
     cards = [RaceCard(player=pid, race=state.race(pid), abilities=list(rules.race[state.race(pid)].abilities))
              for pid in ids]
     return [RacesAnnounced(races=cards), SetupFinished(regions=list(state.regions))]
