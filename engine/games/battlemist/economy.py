@@ -39,6 +39,7 @@ from engine.core.orders import Orders
 from engine.core.rng import Rng
 from engine.games.battlemist import heroes, windows
 from engine.games.battlemist.data import RESOURCES, ArmyType, Resource, load
+from engine.games.battlemist.phases import wrong_phase
 from engine.games.battlemist.pieces import CityMark, HeroToken, Stars, Stock
 
 if TYPE_CHECKING:
@@ -359,7 +360,7 @@ def _add(a: dict[str, int], b: dict[str, int], times: int = 1) -> dict[str, int]
 
 def _wrong_phase(state: BMState) -> RuleError:
     step = state.economy.step if state.economy is not None else state.phase.value
-    return RuleError("BM_E_WRONG_PHASE", phase=state.phase.value, step=step)
+    return wrong_phase(state.phase, step)
 
 
 def check_seat(book: Orders[object], pid: int, what: str) -> None:

@@ -21,6 +21,7 @@ from engine.core.rng import Rng
 from engine.core.turns import Gate, Seating
 from engine.games.battlemist import combat, council, economy, initiative, movement, quest, setup, upkeep
 from engine.games.battlemist.battle import Combat
+from engine.games.battlemist.phases import wrong_phase
 from engine.games.battlemist.pieces import Effects, Stars
 from engine.games.battlemist.quest_cards import first_quests
 from engine.games.battlemist.state import BMState, Phase
@@ -91,7 +92,7 @@ ALLOWED: dict[Phase, frozenset[str]] = {
 
 
 def _wrong_phase(phase: Phase, kind: str, allowed: object = ()) -> RuleError:
-    return RuleError("BM_E_WRONG_PHASE", phase=phase.value, step=kind)
+    return wrong_phase(phase)
 
 
 GATE: Gate[Phase] = Gate({phase: kinds | ANY_TIME for phase, kinds in ALLOWED.items()}, _wrong_phase)

@@ -14,6 +14,7 @@ from engine.core.models import Action, Decision, Event, Seat
 from engine.core.rng import Rng, RngState
 from engine.games.battlemist import build as B
 from engine.games.battlemist.data import BattlemistData, RaceId, load
+from engine.games.battlemist.phases import wrong_phase
 from engine.games.battlemist.pieces import HeroToken, Stars, Stock, Troops
 from engine.games.battlemist.quest_cards import new_quest_deck
 from engine.games.battlemist.state import BMOptions, BMPlayer, BMState, Phase
@@ -159,7 +160,7 @@ def pick_race(state: BMState, action: PickRace, rng: Rng) -> list[Event]:
     """BM-SET-5: checks phase, turn, then the race (BM_E_RACE_NOT_ALLOWED); the last pick starts the board."""
     picker = drafting(state)
     if state.phase is not Phase.DRAFT or picker is None:
-        raise RuleError("BM_E_WRONG_PHASE", phase=state.phase.value, step="pick_race")
+        raise wrong_phase(state.phase, "pick_race")
     if action.player != picker:
         raise RuleError("BM_E_NOT_YOUR_TURN", player=state.name(picker))
     if action.race not in free_races(state, picker):
