@@ -62,6 +62,11 @@ SQRT3 = math.sqrt(3)
 MAP_Y = BANNER_H
 RIM = 6
 BADGE_H = 26
+BORDER_W = 3
+NAME_DY = 44
+"""Where a hex's name begins, below its top corner."""
+BADGE_STEP = 6
+"""Badge widths are multiples of this, so that badges of similar texts share their pre-drawn pill."""
 """Width of the band inside an occupied homeland's border, in the occupier's colour."""
 LEGEND_ROW = 58
 KEY_ROW = 46
@@ -195,34 +200,31 @@ class Layers(mapboard.Layers):
 Board = mapboard.Board[BattlemistData, Geometry, Layers]
 
 
-def _base_map(regions: frozenset[str], g: Geometry, layers: Layers) -> Image.Image:
-    """The map's layer values: the hexes of `regions` (void homelands stay sea), their rims and borders, and the
-    side panel right of the map."""
+def _base_map(g: Geometry, layers: Layers) -> Image.Image:
+    """The map's layer values: every hex's fill and rim (a void homeland is coloured as sea, and its border left
+    out, when drawn), and the side panel right of the map."""
     idx = Image.new("L", (WIDTH, g.height), 0)
     pen = ImageDraw.Draw(idx)
     for rid, k in index_of().items():
-        if rid in regions:
-            pen.polygon(g.corners(rid), fill=k)
-    land = where(idx, bool)
+        pen.polygon(g.corners(rid), fill=k)
     out = idx.copy()
     out.paste(idx.point(lambda v: v - 1 + layers.rim if v else 0), mask=Image.composite(
-        differs(idx, RIM), Image.new("L", idx.size), land))
-    out.paste(layers.border, mask=differs(idx, 1))
+        differs(idx, RIM), Image.new("L", idx.size), where(idx, bool)))
     out.paste(layers.panel, (g.width, 0, WIDTH, g.height))
     out.paste(layers.rule, (g.width, 0, g.width + 2, g.height))
     return out
 
 
-@lru_cache(maxsize=16)
-def board(regions: frozenset[str]) -> Board:
-    """The pre-drawn picture of a game with these regions (one per set of races in play, or per build step)."""
+@cache
+def board() -> Board:
+    """The pre-drawn picture, built once: the hexes of all 39 regions, the frame and the panel."""
     g = geometry()
     layers = Layers(len(data().map.ids))
     frame = mapboard.Frame(WIDTH, BANNER_H, g.height, LEGEND_ROW, KEY_ROW)
     p = palette()
     lut = mapboard.frame_lut(p, layers, BANNER, LEGEND, RULE)
     lut[layers.sea], lut[layers.border], lut[layers.panel] = p[SEA], p[BORDER], p[LEGEND]
-    base = mapboard.framed(frame, layers, _base_map(regions, g, layers), 1)
+    base = mapboard.framed(frame, layers, _base_map(g, layers), 1)
     return mapboard.Board(data(), g, layers, frame, base, lut, p)
 
 
@@ -291,25 +293,34 @@ def icon(kind: str, bg: RGB, size: int) -> Piece:
 @lru_cache(maxsize=1024)
 def badge(look: Look, text: str, bg: RGB, height: int, size: int) -> Piece:
     """A race's pill: dark edge, white ring, the race colour, its letter on a white disc and `text`."""
-    p = palette()
     f = font(size, bold=True)
-    letter = font(size - 2, bold=True)
     disc = height - 8
-    width = round(f.getlength(text)) + (disc + 10 if look.letter else 0) + 16
+    start = disc + 10 if look.letter else 8
+    step = BADGE_STEP
+    width = -(-(round(f.getlength(text)) + start + 8) // step) * step
+    blank, mask = _blank(look, bg, width, height)
+    img = blank.copy()
+    canvas = Canvas(img, palette())
+    canvas.text(((start + width - 8) / 2, height / 2 + 1), text, f, ink_for(look.badge), look.badge)
+    return img, mask
+
+
+@lru_cache(maxsize=256)
+def _blank(look: Look, bg: RGB, width: int, height: int) -> Piece:
+    """A badge without its text: the pill's rings and the race letter."""
+    p = palette()
     img = Image.new("P", (width, height), p[bg])
     under = bg
     for inset, colour in ((0, DARK_INK), (1, LIGHT_INK), (3, look.badge)):
         piece = p.piece(pill_mask(width - 2 * inset, height - 2 * inset, (height - 2 * inset) // 2), under, colour)
         img.paste(piece[0], (inset, inset), piece[1])
         under = colour
-    canvas = Canvas(img, p)
-    x = 8
     if look.letter:
+        disc = height - 8
         piece = p.piece(pill_mask(disc, disc, disc // 2), look.badge, LIGHT_INK)
         img.paste(piece[0], (4, 4), piece[1])
-        canvas.text((4 + disc / 2, height / 2 + 1), look.letter, letter, look.badge, LIGHT_INK)
-        x = disc + 10
-    canvas.text((x, height / 2 + 1), text, f, ink_for(look.badge), look.badge, anchor="lm")
+        Canvas(img, p).text((4 + disc / 2, height / 2 + 1), look.letter, font(height * 3 // 5, bold=True),
+                            look.badge, LIGHT_INK)
     mask = pill_mask(width, height, height // 2)
     return img, Image.frombytes("L", mask.size, mask.tobytes().translate(SOLID))
 
@@ -393,9 +404,10 @@ def render(state: BMState, events: Sequence[Event] = (), *, locale: str = "en",
 def draw(state: BMState, events: Sequence[Event] = (), *, locale: str = "en",
          away: frozenset[int] = frozenset()) -> Canvas:
     """The board drawn on its palette canvas, before it is encoded; `events` are not drawn (BM-DIG-17)."""
-    b = board(frozenset(state.regions))
+    b = board()
     names = Names(state.players, "bm.board.unnamed", locale)
-    canvas = _recolour(b, state)
+    rims = tuple(sorted((rid, look_of(state, pid).badge) for rid, pid in state.occupied.items()))
+    canvas = BoardCanvas(_map_picture(frozenset(state.regions), rims).copy(), b.palette)
     for rid in data().map.ids:
         if rid in state.regions:
             _region(canvas, state, data().map.by_id[rid], names, locale)
@@ -415,15 +427,45 @@ class BoardCanvas(Canvas):
         return data if len(data) <= MAX_PNG_BYTES else self._encode(9)
 
 
-def _recolour(b: Board, state: BMState) -> BoardCanvas:
-    """The pre-drawn picture in the map's colours, an occupied homeland's rim in its occupier's (BM-HOM-1)."""
+@lru_cache(maxsize=8)
+def _map_picture(regions: frozenset[str], rims: tuple[tuple[str, RGB], ...]) -> Image.Image:
+    """What a game's picture keeps from one render to the next: the pre-drawn picture in the map's colours (a
+    region not in the game as sea, BM-BRD-1; an occupied homeland's rim in its occupier's colour, BM-HOM-1), the
+    hexes' outlines, ids and names."""
+    b = board()
     areas = []
+    rim_of = dict(rims)
     for rid, k in index_of().items():
-        fill = fill_of(data().map.by_id[rid])
-        rim = look_of(state, state.occupied[rid]).badge if rid in state.occupied else fill
-        areas.append((k, fill, rim))
+        fill = fill_of(data().map.by_id[rid]) if rid in regions else SEA
+        areas.append((k, fill, rim_of.get(rid, fill)))
     canvas = mapboard.recolour(b, areas, 1)
-    return BoardCanvas(canvas.img, canvas.palette)
+    pen = ImageDraw.Draw(canvas.img)
+    ink = canvas.palette[BORDER]
+    g = geometry()
+    for rid in sorted(regions):
+        corners = [(x, y + MAP_Y) for x, y in g.corners(rid)]
+        pen.line([*corners, corners[0]], fill=ink, width=BORDER_W, joint="curve")
+    for rid in sorted(regions):
+        _label(canvas, data().map.by_id[rid])
+    return canvas.img
+
+
+@cache
+def name_lines(rid: str) -> tuple[str, ...]:
+    """The lines of a hex's name, each as wide as the hex allows where it goes."""
+    dy = NAME_DY - HEX
+    return tuple(wrap(label(data().map.by_id[rid]), font(14), [2 * half_width(dy) - 14, 2 * half_width(dy + 15) - 14]))
+
+
+def _label(canvas: Canvas, region: Region) -> None:
+    """A hex's id and name (BM-DIG-14)."""
+    cx, cy = geometry().centres[region.id]
+    cy += MAP_Y
+    fill = fill_of(region)
+    ink = ink_for(fill)
+    canvas.text((cx, cy - HEX + 24), region.id, font(21, bold=True), ink, fill)
+    for k, line in enumerate(name_lines(region.id)):
+        canvas.text((cx, cy - HEX + NAME_DY + 15 * k), line, font(14), ink, fill)
 
 
 def _row(canvas: Canvas, pieces: Iterable[Piece], centre: tuple[float, float], gap: int = 4) -> None:
@@ -459,18 +501,11 @@ LOWEST = HEX - 24
 
 
 def _region(canvas: Canvas, state: BMState, region: Region, names: Names, locale: str) -> None:
-    """A hex's id and name, its yield and city, then its Stars and occupation (a homeland), badges and heroes."""
+    """Under a hex's name: its yield and city, then its Stars and occupation (a homeland), badges and heroes."""
     cx, cy = geometry().centres[region.id]
     cy += MAP_Y
     fill = fill_of(region)
-    ink = ink_for(fill)
-    canvas.text((cx, cy - HEX + 24), region.id, font(21, bold=True), ink, fill)
-    name_font = font(14)
-    y = cy - HEX + 44
-    for line in wrap(label(region), name_font, [2 * half_width(y - cy) - 14, 2 * half_width(y + 15 - cy) - 14]):
-        canvas.text((cx, y), line, name_font, ink, fill)
-        y += 15
-    y += 7
+    y = cy - HEX + NAME_DY + 15 * len(name_lines(region.id)) + 7
     _yield_row(canvas, state, region, (cx, y), fill)
     y += 15
     rows = _marks(state, region, fill, names, locale, y - cy, ROOMY)

@@ -56,8 +56,9 @@ def count(img: Image.Image, colour: tuple[int, int, int], box: tuple[int, int, i
 
 @contextmanager
 def recorded() -> Iterator[list[str]]:
-    """Every string drawn, those inside badges too (their pieces are cached once drawn)."""
+    """Every string drawn, those inside badges and on the kept map picture too (both are cached once drawn)."""
     bm.badge.cache_clear()
+    bm._map_picture.cache_clear()
     with drawn() as texts:
         yield texts
 
