@@ -494,7 +494,7 @@ class Sizes:
     star: int
 
 
-ROOMY = Sizes(26, 17, 22, 14, 18)
+ROOMY = Sizes(28, 19, 22, 14, 18)
 COMPACT = Sizes(21, 14, 19, 12, 15)
 LOWEST = HEX - 24
 """How far below a hex's centre its marks may reach."""
