@@ -8,7 +8,7 @@ are never read. The battle log is posted as separate messages (BM-DIG-17): event
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -61,13 +61,14 @@ MARGIN = 14
 SQRT3 = math.sqrt(3)
 MAP_Y = BANNER_H
 RIM = 6
-BADGE_H = 26
+"""Width of the band inside an occupied homeland's border, in the occupier's colour."""
 BORDER_W = 3
 NAME_DY = 44
 """Where a hex's name begins, below its top corner."""
 BADGE_STEP = 6
 """Badge widths are multiples of this, so that badges of similar texts share their pre-drawn pill."""
-"""Width of the band inside an occupied homeland's border, in the occupier's colour."""
+GAP = 3
+"""Between the marks of a row in a hex, and between its rows."""
 LEGEND_ROW = 58
 KEY_ROW = 46
 PLAYER_CARD = 162
@@ -97,15 +98,11 @@ VOTE_ARTIFACT = "AR5"
 """The Seal of the Council: +1 Council vote (BM-COU-4)."""
 
 
-def data() -> BattlemistData:
-    return load()
-
-
 @cache
 def race_looks() -> dict[str, Look]:
     """Each race's look: its colour (BM-RACE-1) and its letter from the catalogue."""
     out = {}
-    for race in data().rules.races:
+    for race in load().rules.races:
         base = LOOKS[race.colour]
         out[race.id] = Look(base.badge, base.fill, translate(f"bm.board.letter.{race.id}"))
     return out
@@ -173,7 +170,7 @@ def half_width(dy: float) -> float:
 
 @cache
 def geometry() -> Geometry:
-    regions = data().map.regions
+    regions = load().map.regions
     xs = [SQRT3 * (r.q + r.r / 2) for r in regions]
     ys = [1.5 * r.r for r in regions]
     x0 = MARGIN + (SQRT3 / 2 - min(xs)) * HEX
@@ -184,9 +181,10 @@ def geometry() -> Geometry:
     return Geometry(width, height, centres)
 
 
+@cache
 def index_of() -> dict[str, int]:
     """Each region's value in the index image, 1-based in region-id order."""
-    return {rid: k for k, rid in enumerate(data().map.ids, start=1)}
+    return {rid: k for k, rid in enumerate(load().map.ids, start=1)}
 
 
 class Layers(mapboard.Layers):
@@ -201,8 +199,8 @@ Board = mapboard.Board[BattlemistData, Geometry, Layers]
 
 
 def _base_map(g: Geometry, layers: Layers) -> Image.Image:
-    """The map's layer values: every hex's fill and rim (a void homeland is coloured as sea, and its border left
-    out, when drawn), and the side panel right of the map."""
+    """The map's layer values: every hex's fill and rim (a hex not in the game is coloured as sea when drawn, and
+    the outlines are drawn per game), and the side panel right of the map."""
     idx = Image.new("L", (WIDTH, g.height), 0)
     pen = ImageDraw.Draw(idx)
     for rid, k in index_of().items():
@@ -219,13 +217,13 @@ def _base_map(g: Geometry, layers: Layers) -> Image.Image:
 def board() -> Board:
     """The pre-drawn picture, built once: the hexes of all 39 regions, the frame and the panel."""
     g = geometry()
-    layers = Layers(len(data().map.ids))
+    layers = Layers(len(load().map.ids))
     frame = mapboard.Frame(WIDTH, BANNER_H, g.height, LEGEND_ROW, KEY_ROW)
     p = palette()
     lut = mapboard.frame_lut(p, layers, BANNER, LEGEND, RULE)
-    lut[layers.sea], lut[layers.border], lut[layers.panel] = p[SEA], p[BORDER], p[LEGEND]
+    lut[layers.sea], lut[layers.panel] = p[SEA], p[LEGEND]
     base = mapboard.framed(frame, layers, _base_map(g, layers), 1)
-    return mapboard.Board(data(), g, layers, frame, base, lut, p)
+    return mapboard.Board(load(), g, layers, frame, base, lut, p)
 
 
 # --- pieces -----------------------------------------------------------------------------------------------------
@@ -364,18 +362,20 @@ def yields(state: BMState, region: Region) -> dict[str, int]:
     """A region's yield per round: its base yield, ×2 with a city or large city (BM-BRD-2, BM-ECO-1); a homeland
     its race card's."""
     if region.race:
-        return dict(data().rules.race[region.race].homeland_yield)
+        return dict(load().rules.race[region.race].homeland_yield)
     factor = 2 if region.id in state.cities else 1
     return {r: v * factor for r, v in region.yield_.items() if v}
 
 
 def income(state: BMState, pid: int) -> dict[str, int]:
-    """The income preview (BM-ECO-1): controlled regions' yields, plus the homeland's unless it is occupied."""
-    m = data().map
+    """The income preview (BM-ECO-1): controlled regions' yields, plus the homeland's unless it is occupied
+    (BM-HOM-3); a seat still drafting its race has no homeland yet."""
+    m = load().map
     total = dict.fromkeys(RESOURCES, 0)
     regions = [m.by_id[r] for r in state.controlled(pid)]
-    home = state.homeland(pid)
-    if home in state.regions and home not in state.occupied:
+    race = getattr(state.player(pid), "race", None)
+    home = f"H-{race}"
+    if race and home in state.regions and home not in state.occupied:
         regions.append(m.by_id[home])
     for region in regions:
         for r, v in yields(state, region).items():
@@ -407,14 +407,13 @@ def draw(state: BMState, events: Sequence[Event] = (), *, locale: str = "en",
     b = board()
     names = Names(state.players, "bm.board.unnamed", locale)
     rims = tuple(sorted((rid, look_of(state, pid).badge) for rid, pid in state.occupied.items()))
-    canvas = BoardCanvas(_map_picture(frozenset(state.regions), rims).copy(), b.palette)
-    for rid in data().map.ids:
+    canvas = BoardCanvas(_map_picture(frozenset(state.regions), rims, locale).copy(), b.palette)
+    for rid in load().map.ids:
         if rid in state.regions:
-            _region(canvas, state, data().map.by_id[rid], names, locale)
+            _region(canvas, state, load().map.by_id[rid], names, locale)
     _banner(canvas, state, names, locale)
     _panel(canvas, b, state, names, locale, away)
     _legend(canvas, b, state, names, locale)
-    _key(canvas, b, locale)
     return canvas
 
 
@@ -428,15 +427,15 @@ class BoardCanvas(Canvas):
 
 
 @lru_cache(maxsize=8)
-def _map_picture(regions: frozenset[str], rims: tuple[tuple[str, RGB], ...]) -> Image.Image:
+def _map_picture(regions: frozenset[str], rims: tuple[tuple[str, RGB], ...], locale: str) -> Image.Image:
     """What a game's picture keeps from one render to the next: the pre-drawn picture in the map's colours (a
     region not in the game as sea, BM-BRD-1; an occupied homeland's rim in its occupier's colour, BM-HOM-1), the
-    hexes' outlines, ids and names."""
+    hexes' outlines, ids and names, and the key."""
     b = board()
     areas = []
     rim_of = dict(rims)
     for rid, k in index_of().items():
-        fill = fill_of(data().map.by_id[rid]) if rid in regions else SEA
+        fill = fill_of(load().map.by_id[rid]) if rid in regions else SEA
         areas.append((k, fill, rim_of.get(rid, fill)))
     canvas = mapboard.recolour(b, areas, 1)
     pen = ImageDraw.Draw(canvas.img)
@@ -446,7 +445,8 @@ def _map_picture(regions: frozenset[str], rims: tuple[tuple[str, RGB], ...]) -> 
         corners = [(x, y + MAP_Y) for x, y in g.corners(rid)]
         pen.line([*corners, corners[0]], fill=ink, width=BORDER_W, joint="curve")
     for rid in sorted(regions):
-        _label(canvas, data().map.by_id[rid])
+        _label(canvas, load().map.by_id[rid])
+    _key(canvas, b, locale)
     return canvas.img
 
 
@@ -454,7 +454,7 @@ def _map_picture(regions: frozenset[str], rims: tuple[tuple[str, RGB], ...]) -> 
 def name_lines(rid: str) -> tuple[str, ...]:
     """The lines of a hex's name, each as wide as the hex allows where it goes."""
     dy = NAME_DY - HEX
-    return tuple(wrap(label(data().map.by_id[rid]), font(14), [2 * half_width(dy) - 14, 2 * half_width(dy + 15) - 14]))
+    return tuple(wrap(label(load().map.by_id[rid]), font(14), [2 * half_width(dy) - 14, 2 * half_width(dy + 15) - 14]))
 
 
 def _label(canvas: Canvas, region: Region) -> None:
@@ -468,14 +468,12 @@ def _label(canvas: Canvas, region: Region) -> None:
         canvas.text((cx, cy - HEX + NAME_DY + 15 * k), line, font(14), ink, fill)
 
 
-def _row(canvas: Canvas, pieces: Iterable[Piece], centre: tuple[float, float], gap: int = 4) -> None:
+def _row(canvas: Canvas, pieces: Sequence[Piece], centre: tuple[float, float]) -> None:
     """Pieces side by side, the row centred at `centre`."""
-    items = list(pieces)
-    width = sum(p[0].width for p in items) + gap * (len(items) - 1)
-    x = round(centre[0] - width / 2)
-    for piece in items:
+    x = round(centre[0] - _width(pieces) / 2)
+    for piece in pieces:
         canvas.paste(piece, (x, round(centre[1] - piece[0].height / 2)))
-        x += piece[0].width + gap
+        x += piece[0].width + GAP
 
 
 def label(region: Region) -> str:
@@ -513,8 +511,8 @@ def _region(canvas: Canvas, state: BMState, region: Region, names: Names, locale
         rows = _marks(state, region, fill, names, locale, y - cy, COMPACT)
     for pieces in rows:
         height = max(p[0].height for p in pieces)
-        _row(canvas, pieces, (cx, y + height / 2), gap=2 if pieces[0][0].width == height else 4)
-        y += height + 3
+        _row(canvas, pieces, (cx, y + height / 2))
+        y += height + GAP
 
 
 def _marks(state: BMState, region: Region, fill: RGB, names: Names, locale: str, top: float,
@@ -537,37 +535,36 @@ def _marks(state: BMState, region: Region, fill: RGB, names: Names, locale: str,
                          size) for h in state.heroes if h.region == region.id]
     rows += units
     bottom = top + _height(rows)
+    joinable = bool(units)
     for piece in heroes:
-        last = rows[-1] if rows else None
-        if (last is not None and (last in units or last[0] in heroes)
-                and _width([*last, piece]) <= 2 * half_width(bottom) - 12):
-            last.append(piece)
+        if joinable and _width([*rows[-1], piece]) <= 2 * half_width(bottom) - 12:
+            rows[-1].append(piece)
             continue
         rows.append([piece])
-        bottom += piece[0].height + 3
+        bottom += piece[0].height + GAP
+        joinable = True
     return rows
 
 
 def _height(rows: Sequence[Sequence[Piece]]) -> int:
-    return sum(max(p[0].height for p in row) + 3 for row in rows)
+    return sum(max(p[0].height for p in row) + GAP for row in rows)
 
 
-def _width(pieces: Sequence[Piece], gap: int = 4) -> int:
-    return sum(p[0].width for p in pieces) + gap * (len(pieces) - 1)
+def _width(pieces: Sequence[Piece]) -> int:
+    return sum(p[0].width for p in pieces) + GAP * (len(pieces) - 1)
 
 
 def _yield_row(canvas: Canvas, state: BMState, region: Region, at: tuple[float, float], fill: RGB) -> None:
     """The yield icon(s) and value(s), doubled with a city, then the city's icon (BM-DIG-14)."""
     f = font(17, bold=True)
     ink = ink_for(fill)
-    parts: list[tuple[Piece | None, str]] = [(icon(r, fill, 20), str(v)) for r, v in yields(state, region).items()]
+    parts = [(icon(r, fill, 20), str(v)) for r, v in yields(state, region).items()]
     city = state.cities.get(region.id)
     if city is not None:
         parts.append((icon(city.kind, fill, 24), ""))
-    widths = [p[0].width + (4 + f.getlength(t) if t else 0) for p, t in parts if p is not None]
+    widths = [p[0].width + (4 + f.getlength(t) if t else 0) for p, t in parts]
     x = at[0] - (sum(widths) + 8 * (len(widths) - 1)) / 2
     for (piece, text), width in zip(parts, widths, strict=True):
-        assert piece is not None
         canvas.paste(piece, (round(x), round(at[1] - piece[0].height / 2)))
         if text:
             canvas.text((x + piece[0].width + 3, at[1] + 1), text, f, ink, fill, anchor="lm")
@@ -588,7 +585,8 @@ def _banner(canvas: Canvas, state: BMState, names: Names, locale: str) -> None:
     x = canvas.text((24, y1), heading, title, LIGHT_INK, BANNER, anchor="lm")[2] + 18
     if over:
         winners = state.winners or []
-        shown = (translate("bm.board.winner", locale, player=", ".join(names(p) for p in winners)) if winners
+        together = ", ".join(names(p) for p in winners)
+        shown = (translate("bm.board.winner", locale, n=len(winners), player=together) if winners
                  else translate("bm.board.no_winner", locale))
         canvas.text((x, y1), fit(shown, title, WIDTH - x - 24), title, HIGHLIGHT, BANNER, anchor="lm")
     else:
@@ -599,7 +597,7 @@ def _banner(canvas: Canvas, state: BMState, names: Names, locale: str) -> None:
             x = canvas.swatch((x, y1), look_of(state, state.active), 30, BANNER) + 10
             canvas.text((x, y1), fit(names(state.active), title, WIDTH - x - 24), title, LIGHT_INK, BANNER,
                         anchor="lm")
-    cards = data().cards.card
+    cards = load().cards.card
     details = [translate("bm.board.star_pool", locale, n=state.star_pool)]
     if state.events:
         details.append(translate("bm.board.events", locale,
@@ -612,7 +610,7 @@ def _panel(canvas: Canvas, b: Board, state: BMState, names: Names, locale: str, 
     """BM-DIG-16: per player, resources and the income preview, votes, hand size, regions, heroes and artifacts."""
     x0 = b.geometry.width + 2
     name_font, small = font(20, bold=True), font(16)
-    artifacts = data().cards.artifact
+    artifacts = load().cards.artifact
     rows = (26, 62, 92, 118, 144)
     for k, player in enumerate(state.players):
         y = MAP_Y + k * PLAYER_CARD
@@ -626,7 +624,7 @@ def _panel(canvas: Canvas, b: Board, state: BMState, names: Names, locale: str, 
         x = canvas.swatch((left, y + rows[0]), look_of(state, player.id), 30, bg) + 10
         ink = LEGEND_MUTED if player.status != "active" else DARK_INK
         race = getattr(player, "race", None)
-        race_name = data().rules.race[race].name if race else translate("bm.board.no_race", locale)
+        race_name = load().rules.race[race].name if race else translate("bm.board.no_race", locale)
         tail = translate("board.away", locale) if player.id in away else race_name
         x = canvas.text((x, y + rows[0]), fit(names(player.id), name_font, 200), name_font, ink, bg,
                         anchor="lm")[2] + 12
@@ -690,8 +688,8 @@ def _key(canvas: Canvas, b: Board, locale: str) -> None:
     x = 24.0
     sample = race_looks()["DAQ"]
     entries: list[tuple[Piece, str]] = [
-        (badge(sample, units_text({"infantry": 3, "archers": 1, "cavalry": 2, "giant": 1}, locale), LEGEND, 24, 16),
-         "units"),
+        (badge(sample, units_text({"infantry": 3, "archers": 1, "cavalry": 2, "giant": 1}, locale), LEGEND,
+               ROOMY.badge, ROOMY.badge_font), "units"),
         (hero_token(sample, translate("bm.board.hero", locale, n=1, life=5), LEGEND, ROOMY), "hero"),
         *((icon(r, LEGEND, 20), r) for r in RESOURCES),
         (icon("city", LEGEND, 24), "city"), (icon("large_city", LEGEND, 24), "large_city"),
