@@ -445,7 +445,7 @@ def _map_picture(regions: frozenset[str], rims: tuple[tuple[str, RGB], ...], loc
         corners = [(x, y + MAP_Y) for x, y in g.corners(rid)]
         pen.line([*corners, corners[0]], fill=ink, width=BORDER_W, joint="curve")
     for rid in sorted(regions):
-        _label(canvas, load().map.by_id[rid])
+        _label(canvas, load().map.by_id[rid], rid in rim_of)
     _key(canvas, b, locale)
     return canvas.img
 
@@ -457,14 +457,14 @@ def name_lines(rid: str) -> tuple[str, ...]:
     return tuple(wrap(label(load().map.by_id[rid]), font(14), [2 * half_width(dy) - 14, 2 * half_width(dy + 15) - 14]))
 
 
-def _label(canvas: Canvas, region: Region) -> None:
-    """A hex's id and name (BM-DIG-14)."""
+def _label(canvas: Canvas, region: Region, occupied: bool) -> None:
+    """A hex's id and name (BM-DIG-14); an occupied homeland's occupation mark takes the place of its name."""
     cx, cy = geometry().centres[region.id]
     cy += MAP_Y
     fill = fill_of(region)
     ink = ink_for(fill)
     canvas.text((cx, cy - HEX + 24), region.id, font(21, bold=True), ink, fill)
-    for k, line in enumerate(name_lines(region.id)):
+    for k, line in enumerate(() if occupied else name_lines(region.id)):
         canvas.text((cx, cy - HEX + NAME_DY + 15 * k), line, font(14), ink, fill)
 
 
@@ -505,9 +505,11 @@ def _region(canvas: Canvas, state: BMState, region: Region, names: Names, locale
     fill = fill_of(region)
     y = cy - HEX + NAME_DY + 15 * len(name_lines(region.id)) + 7
     _yield_row(canvas, state, region, (cx, y), fill)
+    if region.id in state.occupied:
+        _occupation(canvas, state, region, (cx, cy - HEX + NAME_DY + 3), fill, names, locale)
     y += 15
     rows = _marks(state, region, fill, names, locale, y - cy, ROOMY)
-    if y - cy + _height(rows) > LOWEST:
+    if not _fits(rows, y - cy):
         rows = _marks(state, region, fill, names, locale, y - cy, COMPACT)
     for pieces in rows:
         height = max(p[0].height for p in pieces)
@@ -517,37 +519,61 @@ def _region(canvas: Canvas, state: BMState, region: Region, names: Names, locale
 
 def _marks(state: BMState, region: Region, fill: RGB, names: Names, locale: str, top: float,
            size: Sizes) -> list[list[Piece]]:
-    """What stands in a region, row by row: a homeland's Star chips and occupier, a badge per race present (BM-DIG-14),
-    the heroes beside the last badge where the hex is wide enough, else on rows of their own; the rows start `top` px
-    below the hex's centre."""
+    """What stands in a region, row by row: a homeland's Star chips, a badge per race present (BM-DIG-14),
+    each hero beside the first badge with room for him, else on a row of his own; the rows start `top` px below the
+    hex's centre."""
     rows: list[list[Piece]] = []
     owner = state.seat_of_race(region.race) if region.race else None
     stars = state.stars.get(owner) if owner is not None else None
     if stars and stars.owned:
         rows.append([icon("star" if k < stars.power else "spent", fill, size.star) for k in range(stars.owned)])
-    if region.id in state.occupied:
-        by = state.occupied[region.id]
-        text = fit(translate("bm.board.occupied_by", locale, player=names(by)), font(13, bold=True), 110)
-        rows.append([badge(look_of(state, by), text, fill, size.hero, 13)])
     units = [[badge(look_of(state, pid), text, fill, size.badge, size.badge_font)] for pid in state.present(region.id)
              if (text := units_text(state.units(region.id, pid).counts(), locale))]
     heroes = [hero_token(look_of(state, h.owner), translate("bm.board.hero", locale, n=h.number, life=h.life), fill,
                          size) for h in state.heroes if h.region == region.id]
+    first = len(rows)
     rows += units
-    bottom = top + _height(rows)
-    joinable = bool(units)
     for piece in heroes:
-        if joinable and _width([*rows[-1], piece]) <= 2 * half_width(bottom) - 12:
-            rows[-1].append(piece)
-            continue
-        rows.append([piece])
-        bottom += piece[0].height + GAP
-        joinable = True
+        joined = next((row for k, row in enumerate(rows[first:], first)
+                       if _width([*row, piece]) <= _room(top + _height(rows[:k + 1]))), None)
+        if joined is None:
+            rows.append([piece])
+        else:
+            joined.append(piece)
     return rows
+
+
+def _occupation(canvas: Canvas, state: BMState, region: Region, at: tuple[float, float], fill: RGB, names: Names,
+                locale: str) -> None:
+    """"Occupied: X" on the occupier's colour and letter, where the homeland's name would be (BM-DIG-14, BM-HOM-1);
+    just "Occupied" when X's name does not fit."""
+    by = state.occupied[region.id]
+    f = font(13, bold=True)
+    look = look_of(state, by)
+    room = 2 * half_width(at[1] - MAP_Y - geometry().centres[region.id][1]) - 36 - (18 if look.letter else 0)
+    text = translate("bm.board.occupied_by", locale, player=names(by))
+    if f.getlength(text) > room:
+        text = translate("bm.board.occupied", locale)
+    _row(canvas, [badge(look, text, fill, 20, 13)], at)
 
 
 def _height(rows: Sequence[Sequence[Piece]]) -> int:
     return sum(max(p[0].height for p in row) + GAP for row in rows)
+
+
+def _room(bottom: float) -> float:
+    """How wide a row of marks may be whose lower edge is `bottom` px below the hex's centre."""
+    return 2 * half_width(bottom) - 12
+
+
+def _fits(rows: Sequence[Sequence[Piece]], top: float) -> bool:
+    """Whether the rows, from `top` px below the hex's centre, stay inside the hex."""
+    bottom = top
+    for row in rows:
+        bottom += max(p[0].height for p in row) + GAP
+        if bottom > LOWEST or _width(row) > _room(bottom):
+            return False
+    return True
 
 
 def _width(pieces: Sequence[Piece]) -> int:
@@ -674,11 +700,10 @@ def _legend(canvas: Canvas, b: Board, state: BMState, names: Names, locale: str)
         tx = canvas.swatch((tx, y), look_of(state, pid), 26, bg) + 8
         stars = state.stars.get(pid) or Stars()
         count = translate("bm.board.stars", locale, power=stars.power, owned=stars.owned)
-        right = sx + slot - 18
-        cx = right - f.getlength(count)
-        canvas.text((right, y), count, f, DARK_INK, bg, anchor="rm")
-        canvas.paste(icon("star", bg, 18), (round(cx) - 22, y - 9))
-        canvas.text((tx, y), fit(names(pid), bold, cx - 30 - tx), bold, DARK_INK, bg, anchor="lm")
+        room = sx + slot - 18 - f.getlength(count) - 32 - tx
+        tx = canvas.text((tx, y), fit(names(pid), bold, room), bold, DARK_INK, bg, anchor="lm")[2] + 10
+        canvas.paste(icon("star", bg, 18), (tx, y - 9))
+        canvas.text((tx + 22, y), count, f, DARK_INK, bg, anchor="lm")
 
 
 def _key(canvas: Canvas, b: Board, locale: str) -> None:
