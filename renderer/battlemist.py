@@ -696,7 +696,8 @@ def _legend(canvas: Canvas, b: Board, state: BMState, names: Names, locale: str)
         if pid == state.active and state.phase is not Phase.GAME_OVER:
             bg = LEGEND_ACTIVE
             canvas.pill((sx, y - 22, sx + slot - 8, y + 22), bg, LEGEND, radius=10)
-        tx = canvas.text((sx + 10, y), f"{k + 1}.", bold, DARK_INK, bg, anchor="lm")[2] + 6
+        tx = canvas.text((sx + 10, y), translate("bm.board.place", locale, n=k + 1), bold, DARK_INK, bg,
+                         anchor="lm")[2] + 6
         tx = canvas.swatch((tx, y), look_of(state, pid), 26, bg) + 8
         stars = state.stars.get(pid) or Stars()
         count = translate("bm.board.stars", locale, power=stars.power, owned=stars.owned)

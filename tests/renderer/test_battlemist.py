@@ -385,3 +385,13 @@ def test_a_seat_still_drafting_its_race_is_drawn_without_one() -> None:
     with recorded() as texts:
         bm.render(state)
     assert "Setup" in texts and "no race yet" in texts and bm.income(state, 2) == {"grain": 0, "wood": 0, "iron": 0}
+
+
+@pytest.mark.parametrize("phase", list(Phase))
+def test_every_phase_has_a_name_in_the_banner(phase: Phase) -> None:
+    state = replace(busy(), phase=phase, winners=[1] if phase is Phase.GAME_OVER else None)
+    with recorded() as texts:
+        bm.render(state)
+    if phase is not Phase.GAME_OVER:
+        assert "· " + bm.phase_name(state, "en") in texts
+    assert not any(t.startswith(("· bm.", "bm.")) for t in texts), "a message id instead of its text"
