@@ -33,6 +33,7 @@ from renderer.draw import (
     Palette,
     Piece,
     capitalise,
+    contrast,
     differs,
     hex_rgb,
     ink_for,
@@ -305,7 +306,8 @@ def badge(look: Look, text: str, bg: RGB, height: int, size: int) -> Piece:
 
 @lru_cache(maxsize=256)
 def _blank(look: Look, bg: RGB, width: int, height: int) -> Piece:
-    """A badge without its text: the pill's rings and the race letter."""
+    """A badge without its text: the pill's rings and the race letter, in the race's colour on white (dark where
+    that colour is too light to read on white, the Elves' yellow)."""
     p = palette()
     img = Image.new("P", (width, height), p[bg])
     under = bg
@@ -317,8 +319,9 @@ def _blank(look: Look, bg: RGB, width: int, height: int) -> Piece:
         disc = height - 8
         piece = p.piece(pill_mask(disc, disc, disc // 2), look.badge, LIGHT_INK)
         img.paste(piece[0], (4, 4), piece[1])
-        Canvas(img, p).text((4 + disc / 2, height / 2 + 1), look.letter, font(height * 3 // 5, bold=True),
-                            look.badge, LIGHT_INK)
+        ink = look.badge if contrast(look.badge, LIGHT_INK) >= 3 else DARK_INK
+        Canvas(img, p).text((4 + disc / 2, height / 2 + 1), look.letter, font(height * 3 // 5, bold=True), ink,
+                            LIGHT_INK)
     mask = pill_mask(width, height, height // 2)
     return img, Image.frombytes("L", mask.size, mask.tobytes().translate(SOLID))
 

@@ -192,6 +192,9 @@ def test_badges_read_like_I3_A1_C2_M1_per_race_in_the_race_colour() -> None:
         assert count(img, bm.race_looks()[race].badge, hex_box(region)) > 300, f"{region}: a {race} badge"
     for look in bm.race_looks().values():
         assert contrast(look.badge, ink_for(look.badge)) >= 4.5
+    disc = bm.badge(bm.race_looks()["ELF"], "I2", bm.TERRAIN["forest"], 28, 19)[0].crop((4, 4, 24, 24))
+    dark = bm.palette()[draw.DARK_INK]
+    assert sum(1 for v in disc.tobytes() if v == dark) > 20, "the Elves' letter is dark on its white disc"
 
 
 @pytest.mark.rule("BM-DIG-14")
