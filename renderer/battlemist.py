@@ -70,6 +70,7 @@ BADGE_STEP = 6
 """Badge widths are multiples of this, so that badges of similar texts share their pre-drawn pill."""
 GAP = 3
 """Between the marks of a row in a hex, and between its rows."""
+HERO_CORNER = 5
 LEGEND_ROW = 58
 KEY_ROW = 46
 PLAYER_CARD = 162
@@ -290,29 +291,30 @@ def icon(kind: str, bg: RGB, size: int) -> Piece:
 
 
 @lru_cache(maxsize=1024)
-def badge(look: Look, text: str, bg: RGB, height: int, size: int) -> Piece:
-    """A race's pill: dark edge, white ring, the race colour, its letter on a white disc and `text`."""
+def badge(look: Look, text: str, bg: RGB, height: int, size: int, corner: int | None = None) -> Piece:
+    """A race's pill (a rounded box with `corner`): dark edge, white ring, the race colour, its letter on a white
+    disc and `text`."""
     f = font(size, bold=True)
     disc = height - 8
     start = disc + 10 if look.letter else 8
     step = BADGE_STEP
     width = -(-(round(f.getlength(text)) + start + 8) // step) * step
-    blank, mask = _blank(look, bg, width, height)
+    blank, mask = _blank(look, bg, width, height, height // 2 if corner is None else corner)
     img = blank.copy()
     canvas = Canvas(img, palette())
     canvas.text(((start + width - 8) / 2, height / 2 + 1), text, f, ink_for(look.badge), look.badge)
     return img, mask
 
 
-@lru_cache(maxsize=256)
-def _blank(look: Look, bg: RGB, width: int, height: int) -> Piece:
-    """A badge without its text: the pill's rings and the race letter, in the race's colour on white (dark where
-    that colour is too light to read on white, the Elves' yellow)."""
+@lru_cache(maxsize=1024)
+def _blank(look: Look, bg: RGB, width: int, height: int, corner: int) -> Piece:
+    """A badge without its text: the rings and the race letter, in the race's colour on white (dark where that
+    colour is too light to read on white, the Elves' yellow)."""
     p = palette()
     img = Image.new("P", (width, height), p[bg])
     under = bg
     for inset, colour in ((0, DARK_INK), (1, LIGHT_INK), (3, look.badge)):
-        piece = p.piece(pill_mask(width - 2 * inset, height - 2 * inset, (height - 2 * inset) // 2), under, colour)
+        piece = p.piece(pill_mask(width - 2 * inset, height - 2 * inset, max(1, corner - inset)), under, colour)
         img.paste(piece[0], (inset, inset), piece[1])
         under = colour
     if look.letter:
@@ -322,13 +324,14 @@ def _blank(look: Look, bg: RGB, width: int, height: int) -> Piece:
         ink = look.badge if contrast(look.badge, LIGHT_INK) >= 3 else DARK_INK
         Canvas(img, p).text((4 + disc / 2, height / 2 + 1), look.letter, font(height * 3 // 5, bold=True), ink,
                             LIGHT_INK)
-    mask = pill_mask(width, height, height // 2)
+    mask = pill_mask(width, height, corner)
     return img, Image.frombytes("L", mask.size, mask.tobytes().translate(SOLID))
 
 
 def hero_token(look: Look, text: str, bg: RGB, size: Sizes) -> Piece:
-    """A hero: his number and life on a small pill of his owner's colour, without the race letter (room)."""
-    return badge(Look(look.badge, look.fill, ""), text, bg, size.hero, size.hero_font)
+    """A hero: his number and life on a small box of his owner's colour, square-cornered to tell it from a unit
+    badge, without the race letter (room)."""
+    return badge(Look(look.badge, look.fill, ""), text, bg, size.hero, size.hero_font, HERO_CORNER)
 
 
 # --- texts ------------------------------------------------------------------------------------------------------
