@@ -121,16 +121,13 @@ class Play(Posts):
 
     async def _play_for(self, outcome: Outcome, lobby: Lobby, players: set[int]) -> None:
         """Answer every decision of `players` at once, each as its own logged action, until none is theirs."""
-        ruleset = outcome.ruleset
         for _ in range(MAX_AI_STEPS):
-            state = outcome.state
-            if state is None or ruleset.winners(state) is not None:
+            player = self._answerable(outcome, players)
+            if player is None:
                 return
-            turn = [d for d in ruleset.pending(state) if d.player in players]
-            if not turn:
-                return
-            action = self._stand_in(outcome, lobby, turn[0].player)
-            new_state, events = ruleset.apply(state, action)
+            assert outcome.state is not None
+            action = self._stand_in(outcome, lobby, player)
+            new_state, events = outcome.ruleset.apply(outcome.state, action)
             await self._save(outcome, action, new_state, events, None, ai=True)
 
     # -- the AI seats of a channel, in the background
@@ -173,9 +170,18 @@ class Play(Posts):
         except Exception:  # the store is down, or a bug: the next command in the channel, or a restart, resumes
             log.exception("channel %s: the AI seats stopped", channel_id)
 
+    @staticmethod
+    def _answerable(outcome: Outcome, stand_ins: set[int]) -> int | None:
+        """The first seat among `stand_ins` with a decision pending, while the game goes on; None if there is none."""
+        state = outcome.state
+        if state is None or outcome.ruleset.winners(state) is not None:
+            return None
+        return next((d.player for d in outcome.ruleset.pending(state) if d.player in stand_ins), None)
+
     async def _ai_step(self, channel_id: int) -> bool:
         """Up to AI_BATCH actions of AI seats and stand-ins under one hold of the channel's lock (a command waits
-        at most that long); False once none is due (then what they did is posted)."""
+        at most that long); False once none is due, then what they did is posted (also when the batch's last
+        action ended the game)."""
         async with self.lock(channel_id):
             game = await self.store.live_game(channel_id)
             if game is None or game.status != "running":
@@ -186,14 +192,15 @@ class Play(Posts):
             for _ in range(AI_BATCH):
                 state = outcome.state
                 assert state is not None
-                turn = [d for d in ruleset.pending(state) if d.player in stand_ins]
-                if not turn or ruleset.winners(state) is not None:
+                turn = self._answerable(outcome, stand_ins)
+                if turn is None:
                     break
-                action = self._stand_in(outcome, lobby, turn[0].player)
+                action = self._stand_in(outcome, lobby, turn)
                 new_state, events = ruleset.apply(state, action)
                 await self._save(outcome, action, new_state, events, None, ai=True)
             else:
-                return True
+                if self._answerable(outcome, stand_ins) is not None:
+                    return True  # more to play: a command may take the lock between two batches
             await self._keep_a_host(outcome, lobby)
             await self._arm(outcome, lobby)
             await self._announce(outcome, lobby)

@@ -269,6 +269,20 @@ async def test_ai_seats_cut_off_by_a_crash_move_after_a_restart(tmp_path: Path) 
     await restarted.store.close()
 
 
+async def test_a_game_the_last_action_of_an_ai_batch_ends_is_told(service: GameService,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """With one action per hold of the lock, the winning move is always a batch's last: it must still be told."""
+    monkeypatch.setattr("engine.service.play.AI_BATCH", 1)
+    await service.new_game(CHANNEL, 1, Seat(id=1, name="Ada", ai=True), "risk", {"setup": "random_deal",
+                                                                             "mode": "two_player"})
+    await service.join(CHANNEL, Seat(id=2, name="AI 2", ai=True))
+    await service.start(CHANNEL, 1)
+    await service.idle(CHANNEL)
+    game = await service.store.latest_game(CHANNEL)
+    assert game is not None and game.status == "finished"
+    assert game.announced == len(await service.store.actions(game.id)) > 1
+
+
 async def test_the_end_of_a_game_a_crash_left_untold_is_told_after_a_restart(tmp_path: Path) -> None:
     """The winning move is saved, and the game with it finished; a crash before its post must not hide the end."""
     path = tmp_path / "bot.sqlite3"

@@ -174,6 +174,8 @@ class Hero(Frozen):
     hit: int
     damage: int
     move: int
+    heal: int
+    """Life a hero regains at home at the start of his owner's quest step (BM-HER-11)."""
     per_round: int
     max_alive: int
 
@@ -274,6 +276,25 @@ class ActionCard(Frozen):
     defender_only: bool = False
     cost: Cost = Field(default_factory=dict)
     monster: MonsterType | None = None
+    extra_move: int | None = None
+    """Extra regions for one hero's move this quest step (AC01)."""
+    hero_hit: int | None = None
+    """The hit number it gives a hero in this encounter or duel (AC10)."""
+    heal: int | None = None
+    """Life it gives back to one hero (AC11)."""
+    move_bonus: int | None = None
+    """Extra movement for the player's units that start the movement step in the chosen region (AC02)."""
+    free_terrain: Literal["all", "region"] | None = None
+    """The player's units ignore forest and mountain stops this step: all of them, or those that start it in the
+    chosen region (AC03)."""
+    placement: int | None = None
+    """Extra homeland placements this round (AC06)."""
+    units: int | None = None
+    """How many recruited units `saving` applies to (AC08)."""
+    saving: Cost = Field(default_factory=dict)
+    """What each of those units costs less, down to 0 (AC08)."""
+    build_cost: Cost = Field(default_factory=dict)
+    """What one city or large city built this round costs instead (AC09)."""
 
 
 class EventCard(Frozen):
@@ -289,6 +310,8 @@ class EventCard(Frozen):
     a_at: int | None = None
     b_at: int | None = None
     remove: int | None = None
+    movement: int | None = None
+    """Every unit's movement value this round (EV6)."""
 
     def needed(self, players: int) -> int:
         """T' = max(1, T − (6 − N)) (BM-EVT-1)."""
@@ -308,12 +331,25 @@ class Spell(Frozen):
     kill_on: int | None = None
     routs: int | None = None
     monster: MonsterType | None = None
+    heal: int | None = None
+    """Life it gives back to one hero (SP01)."""
+    move_bonus: int | None = None
+    """As ActionCard.move_bonus (SP02)."""
+    free_terrain: Literal["all", "region"] | None = None
+    """As ActionCard.free_terrain (SP03)."""
 
 
 class Artifact(Frozen):
+    """A unique artifact (BM-ART-2); the hero fields are what it changes in its holder's heroes' profile."""
+
     id: str = Field(pattern=r"^AR\d$")
     name: str
     text: str
+    hero_hit: int | None = None
+    hero_life: int | None = None
+    hero_move: int | None = None
+    merchant: bool = False
+    """Its holder always trades with merchants at the good rate (AR6, BM-TRD-1)."""
 
 
 class Cards(Frozen):
@@ -326,6 +362,10 @@ class Cards(Frozen):
     @cached_property
     def card(self) -> dict[str, ActionCard | EventCard]:
         return {c.id: c for c in [*self.actions, *self.events]}
+
+    @cached_property
+    def actions_by_id(self) -> dict[str, ActionCard]:
+        return {c.id: c for c in self.actions}
 
     @cached_property
     def spell(self) -> dict[str, Spell]:

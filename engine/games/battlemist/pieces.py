@@ -114,6 +114,11 @@ class Effects:
     failed_harvest: Literal["", "half", "none"] = ""
     mana_storm: Literal["", "costly", "none"] = ""
     blizzard: Literal["", "slow", "no_mountains"] = ""
+    """Each event's harshest outcome in force this round (B over A)."""
+    halvings: Count = 0
+    """How often the grain income is halved this round: once per Failed Harvest A (two copies halve twice)."""
+    surcharge: Count = 0
+    """Stars every spell costs more this round: 1 per Mana Storm A (two copies add 2)."""
     bountiful: list[str] = field(default_factory=list)
     """Regions that yield a second time (AC07, SP10), once per play."""
     sabotaged: list[str] = field(default_factory=list)

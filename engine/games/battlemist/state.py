@@ -12,10 +12,15 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.core.orders import Orders
 from engine.core.players import Player, SeatedState
+from engine.games.battlemist.build import BuildState
+from engine.games.battlemist.council import CouncilState
 from engine.games.battlemist.data import RaceId
+from engine.games.battlemist.economy import Economy
+from engine.games.battlemist.initiative import InitiativeState
+from engine.games.battlemist.movement import MoveStep
 from engine.games.battlemist.pieces import EMPTY, CityMark, Count, Effects, HeroToken, Stars, Stock, Troops
+from engine.games.battlemist.quest_state import QuestStep
 
 
 class BMOptions(BaseModel):
@@ -96,8 +101,20 @@ class BMState(SeatedState):
     """This round's initiative order (BM-INI-2)."""
     active: int | None = None
     """The player whose individual turn it is (phases QUEST, MOVEMENT, COMBAT)."""
-    econstart: Orders[list[str]] | None = None
-    """W-ECONSTART plays, committed privately (BM-ECO-3)."""
+    build: BuildState | None = None
+    """Build mode (BM-BRD-3): where each tile lies, and construction while it lasts; None on the fixed map."""
+    council: CouncilState | None = None
+    """The event before the Council now: its vote, then any private choices (BM-COU-4 … 13)."""
+    initiative: InitiativeState | None = None
+    """This round's initiative rolls while large-city owners choose their modifier (BM-INI-1)."""
+    movement: MoveStep | None = None
+    """The active player's movement step (BM-MOV-8): its W-MOVESTART effects and move orders."""
+    cast: dict[int, list[str]] = field(default_factory=dict)
+    """Each player's spells cast this round, as `<scope>:<spell>` (once per window, BM-SPL-1); cleared at END_ROUND."""
+    economy: Economy | None = None
+    """The economy phase or maintenance in progress: its order books and open trade offers (economy.py)."""
+    quest_step: QuestStep | None = None
+    """The active player's quest step while it runs (BM-QST-13)."""
     winners: list[int] | None = None
     """None while the game goes on; the winning seats once it is over (BM-VIC-2: a shared victory)."""
 

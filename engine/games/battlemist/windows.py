@@ -1,0 +1,110 @@
+"""Playing action cards and casting spells in their timing windows (BM-WIN-1, BM-ACT-1 … 5, BM-SPL-1 … 2,
+BM-MAG-1 … 3): the checks every window shares, in the BM-VAL-0 order, and the payment.
+
+Each area calls `play` or `cast` with the window it is in and then applies the card's or spell's effect itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Literal
+
+from engine.core.errors import RuleError
+from engine.core.i18n import translate
+from engine.core.models import Event
+from engine.games.battlemist.data import ActionCard, Spell, Window, load
+
+if TYPE_CHECKING:
+    from engine.games.battlemist.state import BMState
+
+
+@dataclass(slots=True, kw_only=True)
+class CardPlayed(Event):
+    type: Literal["card_played"] = "card_played"
+    player: int
+    card: str
+
+
+@dataclass(slots=True, kw_only=True)
+class CardDiscarded(Event):
+    type: Literal["card_discarded"] = "card_discarded"
+    player: int
+    card: str
+
+
+@dataclass(slots=True, kw_only=True)
+class SpellCast(Event):
+    """A spell and what it cost; public, except that the result of a private spell (Far Sight) is told to its
+    caster alone (BM-SPL-2)."""
+
+    type: Literal["spell_cast"] = "spell_cast"
+    player: int
+    spell: str
+    cost: int
+
+
+def when(window: Window, locale: str = "en") -> str:
+    """The window as the messages name it ("at the start of your movement step")."""
+    return translate(f"bm.window.{window}", locale)
+
+
+def card_name(card_id: str) -> str:
+    card = load().cards.card.get(card_id)
+    return card_id if card is None else f"{card.name} ({card.id})"
+
+
+def play(state: BMState, pid: int, card_id: str, window: Window) -> tuple[ActionCard, list[Event]]:
+    """Play `card_id` from `pid`'s hand in `window`: checked (held, then its window), then discarded."""
+    hand = state.hands.get(pid, [])
+    if card_id not in hand:
+        raise RuleError("BM_E_CARD_NOT_IN_HAND", card=card_name(card_id))
+    card = load().cards.actions_by_id.get(card_id)
+    if card is None or card.window != window:
+        shown = when(card.window) if card is not None else when(window)
+        raise RuleError("BM_E_CARD_WINDOW", card=card_name(card_id), window=shown)
+    _drop(state, pid, card_id)
+    return card, [CardPlayed(player=pid, card=card_id)]
+
+
+def discard(state: BMState, pid: int, card_id: str) -> list[Event]:
+    """Discard an unused card, at any time (BM-ACT-5)."""
+    if card_id not in state.hands.get(pid, []):
+        raise RuleError("BM_E_CARD_NOT_IN_HAND", card=card_name(card_id))
+    _drop(state, pid, card_id)
+    return [CardDiscarded(player=pid, card=card_id)]
+
+
+def _drop(state: BMState, pid: int, card_id: str) -> None:
+    hand = list(state.hands[pid])
+    hand.remove(card_id)
+    state.hands = {**state.hands, pid: hand}
+    state.discard = [*state.discard, card_id]
+
+
+def cost(state: BMState, spell: Spell) -> int:
+    """A spell's cost this round: +1 per Mana Storm whose milder outcome is in force (BM-MAG-3, reference
+    ruling 6)."""
+    return spell.cost + (max(1, state.effects.surcharge) if state.effects.mana_storm == "costly" else 0)
+
+
+def cast(state: BMState, pid: int, spell_id: str, window: Window, scope: str) -> tuple[Spell, list[Event]]:
+    """Cast `spell_id` in `window` and pay for it (BM-MAG-2: the spend is final). `scope` names this opening of
+    the window (a battle, one player's movement step …): each spell is cast at most once per scope (BM-SPL-1).
+    Checked in the BM-VAL-0 order: the spell exists, its window, Mana Storm, once per window, star power."""
+    spell = load().cards.spell.get(spell_id)
+    if spell is None:
+        raise RuleError("BM_E_UNKNOWN_SPELL", x=spell_id)
+    if spell.window != window:
+        raise RuleError("BM_E_SPELL_WINDOW", spell=spell.name, window=when(spell.window))
+    if state.effects.mana_storm == "none":
+        raise RuleError("BM_E_SPELLS_FORBIDDEN")
+    key = f"{scope}:{spell_id}"
+    if key in state.cast.get(pid, []):
+        raise RuleError("BM_E_SPELL_ALREADY_CAST", spell=spell.name, window=when(window))
+    price = cost(state, spell)
+    stars = state.stars[pid]
+    if price > stars.power:
+        raise RuleError("BM_E_NOT_ENOUGH_STAR_POWER", spell=spell.name, c=price, p=stars.power)
+    state.stars = {**state.stars, pid: replace(stars, spent=stars.spent + price)}
+    state.cast = {**state.cast, pid: [*state.cast.get(pid, []), key]}
+    return spell, [SpellCast(player=pid, spell=spell_id, cost=price)]
