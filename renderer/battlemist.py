@@ -16,6 +16,7 @@ from PIL import Image, ImageDraw, ImageFilter
 
 from engine.core.i18n import translate
 from engine.core.models import Event
+from engine.games.battlemist import council, economy
 from engine.games.battlemist.data import RESOURCES, BattlemistData, Region, load
 from engine.games.battlemist.pieces import Stars
 from engine.games.battlemist.state import BMState, Phase
@@ -96,8 +97,6 @@ LOOKS: dict[str, Look] = {**PLAYER_LOOKS, "grey": make_look("#5c636e", "", 0.42)
 NEUTRAL_LOOK = make_look("#a09a8e", "?", 0.5)
 """A seat without a race yet (the draft)."""
 UNIT_KEYS = ("infantry", "archers", "cavalry", "monsters")
-VOTE_ARTIFACT = "AR5"
-"""The Seal of the Council: +1 Council vote (BM-COU-4)."""
 
 
 @cache
@@ -365,37 +364,31 @@ def wrap(text: str, face: Typeface, widths: Sequence[float]) -> list[str]:
 
 
 def yields(state: BMState, region: Region) -> dict[str, int]:
-    """A region's yield per round: its base yield, ×2 with a city or large city (BM-BRD-2, BM-ECO-1); a homeland
-    its race card's."""
+    """What a region yields this round (the economy's own figure: doubled with a city, BM-BRD-2, undoubled when
+    sabotaged); a homeland its race card's."""
     if region.race:
         return dict(load().rules.race[region.race].homeland_yield)
-    factor = 2 if region.id in state.cities else 1
-    return {r: v * factor for r, v in region.yield_.items() if v}
+    return {r: v for r, v in economy.region_income(state, region.id).items() if v}
 
 
 def income(state: BMState, pid: int) -> dict[str, int]:
-    """The income preview (BM-ECO-1): controlled regions' yields, plus the homeland's unless it is occupied
-    (BM-HOM-3); a seat still drafting its race has no homeland yet."""
-    m = load().map
-    total = dict.fromkeys(RESOURCES, 0)
-    regions = [m.by_id[r] for r in state.controlled(pid)]
-    race = getattr(state.player(pid), "race", None)
-    home = f"H-{race}"
-    if race and home in state.regions and home not in state.occupied:
-        regions.append(m.by_id[home])
-    for region in regions:
-        for r, v in yields(state, region).items():
-            total[r] += v
-    return total
-
-
-def votes(state: BMState, pid: int) -> int:
-    """Council votes (BM-COU-4): 1, plus 1 per large city he controls, plus 1 for the Seal of the Council."""
-    return 1 + state.large_cities(pid) + (VOTE_ARTIFACT in state.artifacts.get(pid, []))
+    """The income preview (BM-ECO-1, the economy's harvest figure); nothing for a seat still drafting its race."""
+    if getattr(state.player(pid), "race", None) is None:
+        return dict.fromkeys(RESOURCES, 0)
+    return economy.income(state, pid)
 
 
 def phase_name(state: BMState, locale: str) -> str:
-    return capitalise(translate(f"bm.board.phase.{state.phase.value}", locale))
+    """The phase, and the step within it where the phase's record says (the economy's, the Council's vote)."""
+    name = capitalise(translate(f"bm.board.phase.{state.phase.value}", locale))
+    if state.council is not None and state.phase is Phase.COUNCIL:
+        card = load().cards.card.get(state.council.card)
+        step = translate("bm.board.step.vote", locale, event=card.name if card else state.council.card)
+    elif state.economy is not None:
+        step = translate(f"bm.board.step.{state.economy.step}", locale)
+    else:
+        return name
+    return translate("bm.board.phase_step", locale, phase=name, step=step)
 
 
 # --- drawing ----------------------------------------------------------------------------------------------------
@@ -662,7 +655,7 @@ def _panel(canvas: Canvas, b: Board, state: BMState, names: Names, locale: str, 
                         anchor="lm")[2] + 12
         canvas.text((x, y + rows[0] + 1), fit(tail, small, right - x), small, LEGEND_MUTED, bg, anchor="lm")
         _economy(canvas, state, player.id, (left, y + rows[1]), bg, locale)
-        stats = translate("bm.board.stats", locale, votes=votes(state, player.id),
+        stats = translate("bm.board.stats", locale, votes=council.votes_of(state, player.id),
                           cards=len(state.hands.get(player.id, [])), regions=len(state.controlled(player.id)))
         heroes = [translate("bm.board.hero_at", locale, n=h.number, life=h.life, region=h.region)
                   for h in state.heroes_of(player.id)]

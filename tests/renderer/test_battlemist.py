@@ -266,7 +266,6 @@ def test_the_side_panel_lists_resources_votes_hand_sizes_heroes_artifacts_and_in
     assert bm.income(state, 1) == {"grain": 3, "wood": 2, "iron": 6}
     # P3's homeland is occupied: no homeland income (BM-HOM-3), and N18 gives 2 wood
     assert bm.income(state, 3) == {"grain": 0, "wood": 2, "iron": 0}
-    assert bm.votes(state, 1) == 2 and bm.votes(state, 4) == 2 and bm.votes(state, 2) == 1
     assert "+6" in texts and "+0" in texts
 
 
@@ -397,3 +396,15 @@ def test_every_phase_has_a_name_in_the_banner(phase: Phase) -> None:
     if phase is not Phase.GAME_OVER:
         assert "· " + bm.phase_name(state, "en") in texts
     assert not any(t.startswith(("· bm.", "bm.")) for t in texts), "a message id instead of its text"
+
+
+def test_the_banner_names_the_step_within_the_phase() -> None:
+    """BM-DIG-14's "current phase/step": the economy's step, the event the Council votes on."""
+    from engine.games.battlemist.council import CouncilState
+    from engine.games.battlemist.economy import Economy
+
+    state = busy()
+    with recorded() as texts:
+        bm.render(replace(state, phase=Phase.ORDERS, economy=Economy(step="orders")))
+        bm.render(replace(state, phase=Phase.COUNCIL, council=CouncilState(card="EV2", order=[1, 2], needed=4)))
+    assert "· Economy: orders" in texts and "· Wizards' Council: vote on Plague" in texts
