@@ -156,6 +156,8 @@ class Geometry:
     height: int
     centres: dict[str, tuple[float, float]]
     """Each region's hex centre, in map pixels."""
+    outside: int = 0
+    """Tiles of a sprawling built map that do not fit the picture (not drawn)."""
 
     def corners(self, region: str, radius: float = HEX) -> list[tuple[float, float]]:
         cx, cy = self.centres[region]
@@ -169,17 +171,62 @@ def half_width(dy: float) -> float:
     return SQRT3 / 2 * HEX if dy <= HEX / 2 else max(0.0, SQRT3 * (HEX - dy))
 
 
+Layout = tuple[tuple[str, int, int], ...]
+"""Where each region lies: (id, q, r), in region-id order."""
+
+
 @cache
-def geometry() -> Geometry:
-    regions = load().map.regions
-    xs = [SQRT3 * (r.q + r.r / 2) for r in regions]
-    ys = [1.5 * r.r for r in regions]
-    x0 = MARGIN + (SQRT3 / 2 - min(xs)) * HEX
-    y0 = MARGIN + (1 - min(ys)) * HEX
-    width = round(x0 + max(xs) * HEX + SQRT3 / 2 * HEX + MARGIN)
-    height = round(y0 + max(ys) * HEX + HEX + MARGIN)
-    centres = {r.id: (x0 + x * HEX, y0 + y * HEX) for r, x, y in zip(regions, xs, ys, strict=True)}
-    return Geometry(width, height, centres)
+def fixed_layout() -> Layout:
+    """The fixed map "Mennarra-39" (BM-BRD-8)."""
+    return tuple(sorted((r.id, r.q, r.r) for r in load().map.regions))
+
+
+def layout_of(state: BMState) -> Layout:
+    """The fixed map, or the tiles where the players laid them in build mode (BM-BRD-3)."""
+    if state.build is None:
+        return fixed_layout()
+    return tuple(sorted((rid, q, r) for rid, (q, r) in state.build.positions.items()))
+
+
+def _pixels(layout: Layout) -> tuple[list[float], list[float]]:
+    """Each hex centre in hex radii (BM-BRD-7): x = √3·(q + r/2), y = 1.5·r."""
+    return [SQRT3 * (q + r / 2) for _, q, r in layout], [1.5 * r for _, _, r in layout]
+
+
+@cache
+def map_size() -> tuple[int, int]:
+    """The map's area on the picture: the fixed map with a margin round it."""
+    xs, ys = _pixels(fixed_layout())
+    return (round((max(xs) - min(xs) + SQRT3) * HEX + 2 * MARGIN), round((max(ys) - min(ys) + 2) * HEX + 2 * MARGIN))
+
+
+@lru_cache(maxsize=8)
+def geometry(layout: Layout | None = None) -> Geometry:
+    """The hexes of `layout` (the fixed map by default), centred in the map's area. A built map that sprawls
+    beyond the fixed map's size keeps only the hexes wholly inside the area (`outside` counts the others)."""
+    tiles = layout or fixed_layout()
+    xs, ys = _pixels(tiles)
+    width, height = map_size()
+    x0 = width / 2 - (min(xs) + max(xs)) / 2 * HEX
+    y0 = height / 2 - (min(ys) + max(ys)) / 2 * HEX
+    spare_x = (width - 2 * MARGIN) / HEX - (max(xs) - min(xs) + SQRT3)
+    spare_y = (height - 2 * MARGIN) / HEX - (max(ys) - min(ys) + 2)
+    if spare_x < 0 or spare_y < 0:  # a sprawling built map: the window that shows the most tiles
+        shifts = [(dx * SQRT3 / 2 * HEX, dy * 1.5 * HEX) for dx in range(-6, 7) for dy in range(-4, 5)]
+        x0, y0 = max(((x0 + sx, y0 + sy) for sx, sy in shifts),
+                     key=lambda at: (len(_inside(at, xs, ys, width, height)), -abs(at[0] - x0) - abs(at[1] - y0)))
+    shown = _inside((x0, y0), xs, ys, width, height)
+    centres = {rid: (x0 + x * HEX, y0 + y * HEX) for k, ((rid, _, _), x, y) in enumerate(zip(tiles, xs, ys,
+                                                                                              strict=True))
+               if k in shown}
+    return Geometry(width, height, centres, len(tiles) - len(centres))
+
+
+def _inside(origin: tuple[float, float], xs: list[float], ys: list[float], width: int, height: int) -> set[int]:
+    """The hexes (by index) wholly inside the map's area when the axial origin lies at `origin`."""
+    x0, y0 = origin
+    return {k for k, (x, y) in enumerate(zip(xs, ys, strict=True))
+            if SQRT3 / 2 * HEX <= x0 + x * HEX <= width - SQRT3 / 2 * HEX and HEX <= y0 + y * HEX <= height - HEX}
 
 
 @cache
@@ -204,8 +251,8 @@ def _base_map(g: Geometry, layers: Layers) -> Image.Image:
     the outlines are drawn per game), and the side panel right of the map."""
     idx = Image.new("L", (WIDTH, g.height), 0)
     pen = ImageDraw.Draw(idx)
-    for rid, k in index_of().items():
-        pen.polygon(g.corners(rid), fill=k)
+    for rid in g.centres:
+        pen.polygon(g.corners(rid), fill=index_of()[rid])
     out = idx.copy()
     out.paste(idx.point(lambda v: v - 1 + layers.rim if v else 0), mask=Image.composite(
         differs(idx, RIM), Image.new("L", idx.size), where(idx, bool)))
@@ -214,10 +261,11 @@ def _base_map(g: Geometry, layers: Layers) -> Image.Image:
     return out
 
 
-@cache
-def board() -> Board:
-    """The pre-drawn picture, built once: the hexes of all 39 regions, the frame and the panel."""
-    g = geometry()
+@lru_cache(maxsize=4)
+def board(layout: Layout | None = None) -> Board:
+    """The pre-drawn picture of a layout, built once: its hexes (on the fixed map all 39), the frame and the
+    panel."""
+    g = geometry(layout)
     layers = Layers(len(load().map.ids))
     frame = mapboard.Frame(WIDTH, BANNER_H, g.height, LEGEND_ROW, KEY_ROW)
     p = palette()
@@ -403,14 +451,15 @@ def render(state: BMState, events: Sequence[Event] = (), *, locale: str = "en",
 def draw(state: BMState, events: Sequence[Event] = (), *, locale: str = "en",
          away: frozenset[int] = frozenset()) -> Canvas:
     """The board drawn on its palette canvas, before it is encoded; `events` are not drawn (BM-DIG-17)."""
-    b = board()
+    layout = layout_of(state)
+    b = board(layout)
     names = Names(state.players, "bm.board.unnamed", locale)
     rims = tuple(sorted((rid, look_of(state, pid).badge) for rid, pid in state.occupied.items()))
-    canvas = BoardCanvas(_map_picture(frozenset(state.regions), rims, locale).copy(), b.palette)
+    canvas = BoardCanvas(_map_picture(layout, frozenset(state.regions), rims, locale).copy(), b.palette)
     for rid in load().map.ids:
-        if rid in state.regions:
-            _region(canvas, state, load().map.by_id[rid], names, locale)
-    _banner(canvas, state, names, locale)
+        if rid in state.regions and rid in b.geometry.centres:
+            _region(canvas, b.geometry, state, load().map.by_id[rid], names, locale)
+    _banner(canvas, state, names, locale, b.geometry.outside)
     _panel(canvas, b, state, names, locale, away)
     _legend(canvas, b, state, names, locale)
     return canvas
@@ -426,11 +475,14 @@ class BoardCanvas(Canvas):
 
 
 @lru_cache(maxsize=8)
-def _map_picture(regions: frozenset[str], rims: tuple[tuple[str, RGB], ...], locale: str) -> Image.Image:
+def _map_picture(layout: Layout, regions: frozenset[str], rims: tuple[tuple[str, RGB], ...],
+                 locale: str) -> Image.Image:
     """What a game's picture keeps from one render to the next: the pre-drawn picture in the map's colours (a
     region not in the game as sea, BM-BRD-1; an occupied homeland's rim in its occupier's colour, BM-HOM-1), the
     hexes' outlines, ids and names, and the key."""
-    b = board()
+    b = board(layout)
+    g = b.geometry
+    regions = regions & g.centres.keys()
     areas = []
     rim_of = dict(rims)
     for rid, k in index_of().items():
@@ -439,12 +491,11 @@ def _map_picture(regions: frozenset[str], rims: tuple[tuple[str, RGB], ...], loc
     canvas = mapboard.recolour(b, areas, 1)
     pen = ImageDraw.Draw(canvas.img)
     ink = canvas.palette[BORDER]
-    g = geometry()
     for rid in sorted(regions):
         corners = [(x, y + MAP_Y) for x, y in g.corners(rid)]
         pen.line([*corners, corners[0]], fill=ink, width=BORDER_W, joint="curve")
     for rid in sorted(regions):
-        _label(canvas, load().map.by_id[rid], rid in rim_of)
+        _label(canvas, g, load().map.by_id[rid], rid in rim_of)
     _key(canvas, b, locale)
     return canvas.img
 
@@ -456,9 +507,9 @@ def name_lines(rid: str) -> tuple[str, ...]:
     return tuple(wrap(label(load().map.by_id[rid]), font(14), [2 * half_width(dy) - 14, 2 * half_width(dy + 15) - 14]))
 
 
-def _label(canvas: Canvas, region: Region, occupied: bool) -> None:
+def _label(canvas: Canvas, g: Geometry, region: Region, occupied: bool) -> None:
     """A hex's id and name (BM-DIG-14); an occupied homeland's occupation mark takes the place of its name."""
-    cx, cy = geometry().centres[region.id]
+    cx, cy = g.centres[region.id]
     cy += MAP_Y
     fill = fill_of(region)
     ink = ink_for(fill)
@@ -497,9 +548,9 @@ LOWEST = HEX - 24
 """How far below a hex's centre its marks may reach."""
 
 
-def _region(canvas: Canvas, state: BMState, region: Region, names: Names, locale: str) -> None:
+def _region(canvas: Canvas, g: Geometry, state: BMState, region: Region, names: Names, locale: str) -> None:
     """Under a hex's name: its yield and city, then its Stars and occupation (a homeland), badges and heroes."""
-    cx, cy = geometry().centres[region.id]
+    cx, cy = g.centres[region.id]
     cy += MAP_Y
     fill = fill_of(region)
     y = cy - HEX + NAME_DY + 15 * len(name_lines(region.id)) + 7
@@ -542,14 +593,14 @@ def _marks(state: BMState, region: Region, fill: RGB, names: Names, locale: str,
     return rows
 
 
-def _occupation(canvas: Canvas, state: BMState, region: Region, at: tuple[float, float], fill: RGB, names: Names,
-                locale: str) -> None:
+def _occupation(canvas: Canvas, state: BMState, region: Region, at: tuple[float, float], fill: RGB,
+                names: Names, locale: str) -> None:
     """"Occupied: X" on the occupier's colour and letter, where the homeland's name would be (BM-DIG-14, BM-HOM-1);
     just "Occupied" when X's name does not fit."""
     by = state.occupied[region.id]
     f = font(13, bold=True)
     look = look_of(state, by)
-    room = 2 * half_width(at[1] - MAP_Y - geometry().centres[region.id][1]) - 36 - (18 if look.letter else 0)
+    room = 2 * half_width(NAME_DY + 3 - HEX) - 36 - (18 if look.letter else 0)
     text = translate("bm.board.occupied_by", locale, player=names(by))
     if f.getlength(text) > room:
         text = translate("bm.board.occupied", locale)
@@ -596,8 +647,8 @@ def _yield_row(canvas: Canvas, state: BMState, region: Region, at: tuple[float, 
         x += width + 8
 
 
-def _banner(canvas: Canvas, state: BMState, names: Names, locale: str) -> None:
-    """The round, the phase and the active player; the Star pool and this round's events."""
+def _banner(canvas: Canvas, state: BMState, names: Names, locale: str, outside: int) -> None:
+    """The round, the phase and the active player; the Star pool, tiles off the picture and this round's events."""
     title = font(26, bold=True)
     y1, y2 = 30, 66
     over = state.phase is Phase.GAME_OVER
@@ -624,6 +675,8 @@ def _banner(canvas: Canvas, state: BMState, names: Names, locale: str) -> None:
                         anchor="lm")
     cards = load().cards.card
     details = [translate("bm.board.star_pool", locale, n=state.star_pool)]
+    if outside:
+        details.append(translate("bm.board.outside", locale, n=outside))
     if state.events:
         details.append(translate("bm.board.events", locale,
                                  events=", ".join(cards[e].name if e in cards else e for e in state.events)))

@@ -408,3 +408,46 @@ def test_the_banner_names_the_step_within_the_phase() -> None:
         bm.render(replace(state, phase=Phase.ORDERS, economy=Economy(step="orders")))
         bm.render(replace(state, phase=Phase.COUNCIL, council=CouncilState(card="EV2", order=[1, 2], needed=4)))
     assert "· Economy: orders" in texts and "· Wizards' Council: vote on Plague" in texts
+
+
+@pytest.mark.rule("BM-DIG-14")
+def test_a_map_being_built_shows_the_tiles_where_they_were_laid() -> None:
+    """Build mode [OPT] (BM-BRD-3): the tiles laid so far, at their hexes, centred; the others are not drawn."""
+    from engine.core.rng import Rng
+    from engine.games.battlemist.board import hex_of
+    from engine.games.battlemist.build import begin_build
+    from engine.games.battlemist.state import BMOptions
+
+    state = position(("DAQ", "ORC"), phase=Phase.DRAFT, round=0, options=BMOptions(board="build"))
+    rng = Rng(state.rng)
+    begin_build(state, rng)
+    assert state.build is not None and len(state.regions) == 3
+    with recorded() as texts:
+        img = decode(bm.render(state))
+    laid = set(state.regions)
+    assert laid <= set(texts) and not ({r.id for r in DATA.map.regions} - laid) & set(texts)
+    g = bm.geometry(bm.layout_of(state))
+    for region in laid:
+        q, r = hex_of(state, region)
+        x, y = g.centres[region]
+        colour = bm.TERRAIN[DATA.map.by_id[region].terrain]
+        assert img.getpixel((round(x), round(y + bm.MAP_Y + bm.HEX - 14))) == colour, (region, q, r)
+    xs = [g.centres[r][0] for r in laid]
+    assert min(xs) > 200 and max(xs) < g.width - 200, "the tiles sit in the middle of the map's area"
+
+
+def test_a_built_map_too_big_for_the_picture_says_how_many_tiles_it_leaves_out() -> None:
+    from engine.games.battlemist.board import adjacency
+    from engine.games.battlemist.build import BuildState
+
+    row = list(DATA.map.neutral[:12])
+    positions = {rid: (q - 6, 0) for q, rid in enumerate(row)}
+    state = position(("DAQ", "ORC"), phase=Phase.BUILD, round=0)
+    state.build = BuildState(positions=positions, adjacency=adjacency(positions))
+    state.regions = sorted(positions)
+    g = bm.geometry(bm.layout_of(state))
+    assert g.outside == 12 - len(g.centres) > 0
+    with recorded() as texts:
+        bm.render(state)
+    assert any(f"{g.outside} tiles of the built map lie beyond the picture" in t for t in texts)
+    assert set(g.centres) <= set(texts) and not (set(row) - set(g.centres)) & set(texts)
