@@ -156,8 +156,6 @@ class Geometry:
     height: int
     centres: dict[str, tuple[float, float]]
     """Each region's hex centre, in map pixels."""
-    outside: int = 0
-    """Tiles of a sprawling built map that do not fit the picture (not drawn)."""
 
     def corners(self, region: str, radius: float = HEX) -> list[tuple[float, float]]:
         cx, cy = self.centres[region]
@@ -200,33 +198,24 @@ def map_size() -> tuple[int, int]:
     return (round((max(xs) - min(xs) + SQRT3) * HEX + 2 * MARGIN), round((max(ys) - min(ys) + 2) * HEX + 2 * MARGIN))
 
 
+def panel_width() -> int:
+    """The side panel's width: with the fixed map's area, the house width (WIDTH)."""
+    return WIDTH - map_size()[0]
+
+
 @lru_cache(maxsize=8)
 def geometry(layout: Layout | None = None) -> Geometry:
-    """The hexes of `layout` (the fixed map by default), centred in the map's area. A built map that sprawls
-    beyond the fixed map's size keeps only the hexes wholly inside the area (`outside` counts the others)."""
+    """The hexes of `layout` (the fixed map by default), centred in the map's area; a built map that sprawls
+    beyond the fixed map's size gets a map area as large as it needs (the picture grows with it)."""
     tiles = layout or fixed_layout()
     xs, ys = _pixels(tiles)
-    width, height = map_size()
+    fixed_w, fixed_h = map_size()
+    width = max(fixed_w, round((max(xs) - min(xs) + SQRT3) * HEX + 2 * MARGIN))
+    height = max(fixed_h, round((max(ys) - min(ys) + 2) * HEX + 2 * MARGIN))
     x0 = width / 2 - (min(xs) + max(xs)) / 2 * HEX
     y0 = height / 2 - (min(ys) + max(ys)) / 2 * HEX
-    spare_x = (width - 2 * MARGIN) / HEX - (max(xs) - min(xs) + SQRT3)
-    spare_y = (height - 2 * MARGIN) / HEX - (max(ys) - min(ys) + 2)
-    if spare_x < 0 or spare_y < 0:  # a sprawling built map: the window that shows the most tiles
-        shifts = [(dx * SQRT3 / 2 * HEX, dy * 1.5 * HEX) for dx in range(-6, 7) for dy in range(-4, 5)]
-        x0, y0 = max(((x0 + sx, y0 + sy) for sx, sy in shifts),
-                     key=lambda at: (len(_inside(at, xs, ys, width, height)), -abs(at[0] - x0) - abs(at[1] - y0)))
-    shown = _inside((x0, y0), xs, ys, width, height)
-    centres = {rid: (x0 + x * HEX, y0 + y * HEX) for k, ((rid, _, _), x, y) in enumerate(zip(tiles, xs, ys,
-                                                                                              strict=True))
-               if k in shown}
-    return Geometry(width, height, centres, len(tiles) - len(centres))
-
-
-def _inside(origin: tuple[float, float], xs: list[float], ys: list[float], width: int, height: int) -> set[int]:
-    """The hexes (by index) wholly inside the map's area when the axial origin lies at `origin`."""
-    x0, y0 = origin
-    return {k for k, (x, y) in enumerate(zip(xs, ys, strict=True))
-            if SQRT3 / 2 * HEX <= x0 + x * HEX <= width - SQRT3 / 2 * HEX and HEX <= y0 + y * HEX <= height - HEX}
+    return Geometry(width, height, {rid: (x0 + x * HEX, y0 + y * HEX)
+                                    for (rid, _, _), x, y in zip(tiles, xs, ys, strict=True)})
 
 
 @cache
@@ -249,25 +238,29 @@ Board = mapboard.Board[BattlemistData, Geometry, Layers]
 def _base_map(g: Geometry, layers: Layers) -> Image.Image:
     """The map's layer values: every hex's fill and rim (a hex not in the game is coloured as sea when drawn, and
     the outlines are drawn per game), and the side panel right of the map."""
-    idx = Image.new("L", (WIDTH, g.height), 0)
+    idx = Image.new("L", (g.width + panel_width(), g.height), 0)
     pen = ImageDraw.Draw(idx)
     for rid in g.centres:
         pen.polygon(g.corners(rid), fill=index_of()[rid])
     out = idx.copy()
     out.paste(idx.point(lambda v: v - 1 + layers.rim if v else 0), mask=Image.composite(
         differs(idx, RIM), Image.new("L", idx.size), where(idx, bool)))
-    out.paste(layers.panel, (g.width, 0, WIDTH, g.height))
+    out.paste(layers.panel, (g.width, 0, g.width + panel_width(), g.height))
     out.paste(layers.rule, (g.width, 0, g.width + 2, g.height))
     return out
 
 
-@lru_cache(maxsize=4)
 def board(layout: Layout | None = None) -> Board:
-    """The pre-drawn picture of a layout, built once: its hexes (on the fixed map all 39), the frame and the
-    panel."""
+    """The pre-drawn picture of a layout (the fixed map by default), built once: its hexes (on the fixed map all
+    39), the frame and the panel."""
+    return _board(layout or fixed_layout())
+
+
+@lru_cache(maxsize=4)
+def _board(layout: Layout) -> Board:
     g = geometry(layout)
     layers = Layers(len(load().map.ids))
-    frame = mapboard.Frame(WIDTH, BANNER_H, g.height, LEGEND_ROW, KEY_ROW)
+    frame = mapboard.Frame(g.width + panel_width(), BANNER_H, g.height, LEGEND_ROW, KEY_ROW)
     p = palette()
     lut = mapboard.frame_lut(p, layers, BANNER, LEGEND, RULE)
     lut[layers.sea], lut[layers.panel] = p[SEA], p[LEGEND]
@@ -459,7 +452,7 @@ def draw(state: BMState, events: Sequence[Event] = (), *, locale: str = "en",
     for rid in load().map.ids:
         if rid in state.regions and rid in b.geometry.centres:
             _region(canvas, b.geometry, state, load().map.by_id[rid], names, locale)
-    _banner(canvas, state, names, locale, b.geometry.outside)
+    _banner(canvas, b.frame.width, state, names, locale)
     _panel(canvas, b, state, names, locale, away)
     _legend(canvas, b, state, names, locale)
     return canvas
@@ -647,8 +640,8 @@ def _yield_row(canvas: Canvas, state: BMState, region: Region, at: tuple[float, 
         x += width + 8
 
 
-def _banner(canvas: Canvas, state: BMState, names: Names, locale: str, outside: int) -> None:
-    """The round, the phase and the active player; the Star pool, tiles off the picture and this round's events."""
+def _banner(canvas: Canvas, width: int, state: BMState, names: Names, locale: str) -> None:
+    """The round, the phase and the active player; the Star pool and this round's events."""
     title = font(26, bold=True)
     y1, y2 = 30, 66
     over = state.phase is Phase.GAME_OVER
@@ -664,29 +657,27 @@ def _banner(canvas: Canvas, state: BMState, names: Names, locale: str, outside: 
         together = ", ".join(names(p) for p in winners)
         shown = (translate("bm.board.winner", locale, n=len(winners), player=together) if winners
                  else translate("bm.board.no_winner", locale))
-        canvas.text((x, y1), fit(shown, title, WIDTH - x - 24), title, HIGHLIGHT, BANNER, anchor="lm")
+        canvas.text((x, y1), fit(shown, title, width - x - 24), title, HIGHLIGHT, BANNER, anchor="lm")
     else:
         x = canvas.text((x, y1), "· " + phase_name(state, locale), font(24), BANNER_MUTED, BANNER, anchor="lm")[2]
         if state.active is not None and state.player(state.active):
             x = canvas.text((x + 18, y1), translate("bm.board.active", locale), font(24), BANNER_MUTED, BANNER,
                             anchor="lm")[2] + 10
             x = canvas.swatch((x, y1), look_of(state, state.active), 30, BANNER) + 10
-            canvas.text((x, y1), fit(names(state.active), title, WIDTH - x - 24), title, LIGHT_INK, BANNER,
+            canvas.text((x, y1), fit(names(state.active), title, width - x - 24), title, LIGHT_INK, BANNER,
                         anchor="lm")
     cards = load().cards.card
     details = [translate("bm.board.star_pool", locale, n=state.star_pool)]
-    if outside:
-        details.append(translate("bm.board.outside", locale, n=outside))
     if state.events:
         details.append(translate("bm.board.events", locale,
                                  events=", ".join(cards[e].name if e in cards else e for e in state.events)))
     small = font(17)
-    canvas.text((24, y2), fit("   ·   ".join(details), small, WIDTH - 48), small, BANNER_MUTED, BANNER, anchor="lm")
+    canvas.text((24, y2), fit("   ·   ".join(details), small, width - 48), small, BANNER_MUTED, BANNER, anchor="lm")
 
 
 def _panel(canvas: Canvas, b: Board, state: BMState, names: Names, locale: str, away: frozenset[int]) -> None:
     """BM-DIG-16: per player, resources and the income preview, votes, hand size, regions, heroes and artifacts."""
-    x0 = b.geometry.width + 2
+    x0, x1 = b.geometry.width + 2, b.frame.width
     name_font, small = font(20, bold=True), font(16)
     artifacts = load().cards.artifact
     rows = (26, 62, 92, 118, 144)
@@ -695,10 +686,10 @@ def _panel(canvas: Canvas, b: Board, state: BMState, names: Names, locale: str, 
         bg = LEGEND
         if player.id == state.active and state.phase is not Phase.GAME_OVER:
             bg = LEGEND_ACTIVE
-            canvas.pill((x0 + 6, y + 5, WIDTH - 6, y + PLAYER_CARD - 3), bg, LEGEND, radius=10)
+            canvas.pill((x0 + 6, y + 5, x1 - 6, y + PLAYER_CARD - 3), bg, LEGEND, radius=10)
         elif k:
-            canvas.rect((x0 + 14, y, WIDTH - 14, y + 1), RULE)
-        left, right = x0 + 18, WIDTH - 18
+            canvas.rect((x0 + 14, y, x1 - 14, y + 1), RULE)
+        left, right = x0 + 18, x1 - 18
         x = canvas.swatch((left, y + rows[0]), look_of(state, player.id), 30, bg) + 10
         ink = LEGEND_MUTED if player.status != "active" else DARK_INK
         race = getattr(player, "race", None)
@@ -741,7 +732,7 @@ def _legend(canvas: Canvas, b: Board, state: BMState, names: Names, locale: str)
     f, bold = font(17, bold=True), font(18, bold=True)
     x = canvas.text((24, y), translate("bm.board.order", locale), bold, DARK_INK, LEGEND, anchor="lm")[2] + 14
     order = [pid for pid in (state.order or [p.id for p in state.players]) if state.player(pid)]
-    slot = min(320, (WIDTH - x - 16) // max(1, len(order)))
+    slot = min(320, (b.frame.width - x - 16) // max(1, len(order)))
     for k, pid in enumerate(order):
         sx = x + k * slot
         bg = LEGEND

@@ -436,7 +436,8 @@ def test_a_map_being_built_shows_the_tiles_where_they_were_laid() -> None:
     assert min(xs) > 200 and max(xs) < g.width - 200, "the tiles sit in the middle of the map's area"
 
 
-def test_a_built_map_too_big_for_the_picture_says_how_many_tiles_it_leaves_out() -> None:
+def test_a_built_map_bigger_than_the_fixed_one_grows_the_picture() -> None:
+    """A sprawling built map is drawn whole: the map's area, and so the picture, grow to hold it."""
     from engine.games.battlemist.board import adjacency
     from engine.games.battlemist.build import BuildState
 
@@ -445,9 +446,11 @@ def test_a_built_map_too_big_for_the_picture_says_how_many_tiles_it_leaves_out()
     state = position(("DAQ", "ORC"), phase=Phase.BUILD, round=0)
     state.build = BuildState(positions=positions, adjacency=adjacency(positions))
     state.regions = sorted(positions)
-    g = bm.geometry(bm.layout_of(state))
-    assert g.outside == 12 - len(g.centres) > 0
     with recorded() as texts:
-        bm.render(state)
-    assert any(f"{g.outside} tiles of the built map lie beyond the picture" in t for t in texts)
-    assert set(g.centres) <= set(texts) and not (set(row) - set(g.centres)) & set(texts)
+        img = decode(bm.render(state))
+    assert set(row) <= set(texts)
+    g = bm.geometry(bm.layout_of(state))
+    assert img.width == g.width + bm.panel_width() > 1600 and img.height == decode(bm.render(busy())).height
+    for rid in row:
+        x, y = g.centres[rid]
+        assert img.getpixel((round(x), round(y + bm.MAP_Y + bm.HEX - 14))) == bm.TERRAIN[DATA.map.by_id[rid].terrain]
