@@ -419,6 +419,15 @@ def income(state: BMState, pid: int) -> dict[str, int]:
     return economy.income(state, pid)
 
 
+def current(state: BMState) -> int | None:
+    """Whose turn it is: the active player, or the one laying a tile in build mode; nobody once the game is over."""
+    if state.phase is Phase.GAME_OVER:
+        return None
+    if state.phase is Phase.BUILD and state.build is not None:
+        return state.build.turn
+    return state.active
+
+
 def phase_name(state: BMState, locale: str) -> str:
     """The phase, and the step within it where the phase's record says (the economy's, the Council's vote)."""
     name = capitalise(translate(f"bm.board.phase.{state.phase.value}", locale))
@@ -660,11 +669,12 @@ def _banner(canvas: Canvas, width: int, state: BMState, names: Names, locale: st
         canvas.text((x, y1), fit(shown, title, width - x - 24), title, HIGHLIGHT, BANNER, anchor="lm")
     else:
         x = canvas.text((x, y1), "· " + phase_name(state, locale), font(24), BANNER_MUTED, BANNER, anchor="lm")[2]
-        if state.active is not None and state.player(state.active):
+        turn = current(state)
+        if turn is not None and state.player(turn):
             x = canvas.text((x + 18, y1), translate("bm.board.active", locale), font(24), BANNER_MUTED, BANNER,
                             anchor="lm")[2] + 10
-            x = canvas.swatch((x, y1), look_of(state, state.active), 30, BANNER) + 10
-            canvas.text((x, y1), fit(names(state.active), title, width - x - 24), title, LIGHT_INK, BANNER,
+            x = canvas.swatch((x, y1), look_of(state, turn), 30, BANNER) + 10
+            canvas.text((x, y1), fit(names(turn), title, width - x - 24), title, LIGHT_INK, BANNER,
                         anchor="lm")
     cards = load().cards.card
     details = [translate("bm.board.star_pool", locale, n=state.star_pool)]
@@ -684,7 +694,7 @@ def _panel(canvas: Canvas, b: Board, state: BMState, names: Names, locale: str, 
     for k, player in enumerate(state.players):
         y = MAP_Y + k * PLAYER_CARD
         bg = LEGEND
-        if player.id == state.active and state.phase is not Phase.GAME_OVER:
+        if player.id == current(state):
             bg = LEGEND_ACTIVE
             canvas.pill((x0 + 6, y + 5, x1 - 6, y + PLAYER_CARD - 3), bg, LEGEND, radius=10)
         elif k:
@@ -736,7 +746,7 @@ def _legend(canvas: Canvas, b: Board, state: BMState, names: Names, locale: str)
     for k, pid in enumerate(order):
         sx = x + k * slot
         bg = LEGEND
-        if pid == state.active and state.phase is not Phase.GAME_OVER:
+        if pid == current(state):
             bg = LEGEND_ACTIVE
             canvas.pill((sx, y - 22, sx + slot - 8, y + 22), bg, LEGEND, radius=10)
         tx = canvas.text((sx + 10, y), translate("bm.board.place", locale, n=k + 1), bold, DARK_INK, bg,

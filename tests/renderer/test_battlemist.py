@@ -426,6 +426,8 @@ def test_a_map_being_built_shows_the_tiles_where_they_were_laid() -> None:
         img = decode(bm.render(state))
     laid = set(state.regions)
     assert laid <= set(texts) and not ({r.id for r in DATA.map.regions} - laid) & set(texts)
+    assert state.build.turn is not None and bm.current(state) == state.build.turn
+    assert texts[texts.index("Turn of") + 2] == f"P{state.build.turn}", "the placer's turn"
     g = bm.geometry(bm.layout_of(state))
     for region in laid:
         q, r = hex_of(state, region)
