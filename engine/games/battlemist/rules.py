@@ -225,23 +225,20 @@ def leave(state: BMState, pid: int, removed_by: int | None, rng: Rng) -> list[Ev
     return events
 
 
-STEP_BOOKS: dict[str, tuple[str, Callable[[BMState, Rng], list[Event]]]] = {
-    "econstart": ("start", economy.harvest), "orders": ("orders", economy.resolve_orders),
-    "upkeep": ("upkeep", upkeep.pay_upkeep)}
-"""The economy record's open book in each step, and what its completion runs."""
+RESOLVES: dict[str, Callable[[BMState, Rng], list[Event]]] = {
+    "econstart": economy.harvest, "orders": economy.resolve_orders, "upkeep": upkeep.pay_upkeep}
+"""What the completion of each economy step's book runs."""
 
 
 def _withdraw_economy(state: BMState, pid: int, rng: Rng) -> list[Event]:
     """The leaver's submission and trade offers are dropped; if he was the last to lock, the step resolves."""
     eco = state.economy
-    found = STEP_BOOKS.get(eco.step) if eco is not None else None
-    if eco is None or found is None or getattr(eco, found[0]) is None:
+    name = economy.BOOKS.get(eco.step) if eco is not None else None
+    if eco is None or name is None or getattr(eco, name) is None:
         return []
-    name, resolve = found
     book = withdraw(getattr(eco, name), pid)
-    state.economy = replace(eco, offers=tuple(o for o in eco.offers if pid not in (o.source, o.target)),
-                            **{name: book})
-    return resolve(state, rng) if complete(book) else []
+    state.economy = replace(eco, offers=economy.without_offers(eco.offers, pid), **{name: book})
+    return RESOLVES[eco.step](state, rng) if complete(book) else []
 
 
 def _skip_turn(state: BMState, rng: Rng) -> list[Event]:
