@@ -218,6 +218,9 @@ def leave(state: BMState, pid: int, removed_by: int | None, rng: Rng) -> list[Ev
     events += _withdraw_economy(state, pid, rng)
     if state.active == pid:
         events += _skip_turn(state, rng)
+    elif state.combat.battle is not None and pid in state.combat.battle.players():
+        state.combat = replace(state.combat, battle=None)  # his battle ends with him; the other side stays
+        events += combat.drive(state, rng)
     if len(state.active_ids()) < 2 and state.phase is not Phase.GAME_OVER:
         state.winners = state.active_ids()
         state.phase = Phase.GAME_OVER

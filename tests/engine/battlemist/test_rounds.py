@@ -80,3 +80,14 @@ def test_a_view_hides_hands_quests_decks_and_dice() -> None:
     assert seen.quests[1] == state.quests[1] and seen.quests[2] == "hidden"
     assert set(seen.deck) == {"hidden"} and set(seen.quest_deck) == {"hidden"} and seen.rng != state.rng
     assert len(seen.deck) == len(state.deck)
+
+
+def test_a_defender_who_leaves_mid_battle_ends_it_and_the_attacker_holds_the_region() -> None:
+    from engine.core.turns import Resign
+    from tests.engine.battlemist.combat_kit import combat
+
+    state, _ = combat({"N05": {1: {"infantry": 3}, 2: {"infantry": 2}}}, races=("DAQ", "ORC", "ELF"))
+    assert state.combat.battle is not None
+    state, events = apply(state, Resign(player=2))
+    assert state.combat.battle is None and state.combat.done and state.controller("N05") == 1
+    assert state.units("N05", 1).infantry == 3 and "player_left" in [e.type for e in events]
