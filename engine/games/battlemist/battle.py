@@ -614,11 +614,11 @@ def demand(state: BMState, scored: Sequence[Hits]) -> list[Event]:
         events.append(HitsScored(victim=hits.player, region=b.region, step=hits.step, kills=hits.kills,
                                  routs=hits.routs))
         active = b.side(hits.player).active
+        if required(active, hits) == (0, 0):
+            continue  # nothing of his can take them: the hits are lost (BM-CMB-23)
         order = state.combat.standing.get(hits.player) if state.options.auto_casualties else None
         options = assignments(active, hits, order or CHEAPEST)
-        first = next(options, None)
-        if first is None:
-            continue
+        first = next(options)
         if order or next(options, None) is None:
             events += take(state, hits, *first, auto=True)
         else:

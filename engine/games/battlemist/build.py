@@ -15,6 +15,7 @@ from engine.core.rng import Rng
 from engine.games.battlemist.board import Hex, adjacency, around
 from engine.games.battlemist.data import load
 from engine.games.battlemist.dice import rank_by_rolls
+from engine.games.battlemist.phases import wrong_phase
 
 if TYPE_CHECKING:
     from engine.games.battlemist.state import BMState
@@ -204,7 +205,7 @@ def check_place(state: BMState, action: PlaceTile) -> None:
 
     build = state.build
     if state.phase is not Phase.BUILD or build is None or build.turn is None:
-        raise RuleError("BM_E_WRONG_PHASE", phase=state.phase.value, step="place_tile")
+        raise wrong_phase(state.phase, "place_tile")
     if action.player != build.turn:
         raise RuleError("BM_E_NOT_YOUR_TURN", player=state.name(build.turn))
     home = state.homeland(action.player)

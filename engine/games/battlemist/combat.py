@@ -15,6 +15,7 @@ from engine.core.rng import Rng
 from engine.games.battlemist import battle as B
 from engine.games.battlemist import windows
 from engine.games.battlemist.data import ARMY, ArmyType, load
+from engine.games.battlemist.phases import wrong_phase
 from engine.games.battlemist.pieces import UNIT_KINDS, Stars, UnitKind
 from engine.games.battlemist.state import Phase
 
@@ -249,7 +250,7 @@ def _now(state: BMState, pid: int) -> B.Battle:
         raise RuleError("BM_E_NOT_IN_GAME")
     b = state.combat.battle
     if state.phase is not Phase.COMBAT or b is None:
-        raise RuleError("BM_E_WRONG_PHASE", phase=state.phase.value, step="battle")
+        raise wrong_phase(state.phase, "battle")
     return b
 
 
@@ -259,7 +260,7 @@ def _participant(state: BMState, b: B.Battle, pid: int) -> None:
 
 
 def _not_now(state: BMState, b: B.Battle) -> RuleError:
-    return RuleError("BM_E_WRONG_PHASE", phase=state.phase.value, step=b.stage)
+    return wrong_phase(state.phase, b.stage)
 
 
 def _scope(state: BMState, b: B.Battle) -> str:
@@ -289,7 +290,7 @@ def choose_battle(state: BMState, action: ChooseBattle, rng: Rng) -> list[Event]
         raise RuleError("BM_E_NOT_IN_GAME")
     b = state.combat.battle
     if state.phase is not Phase.COMBAT or state.combat.done or b is not None:
-        raise RuleError("BM_E_WRONG_PHASE", phase=state.phase.value, step=b.stage if b else "combat")
+        raise wrong_phase(state.phase, b.stage if b else "combat")
     if action.player != state.active:
         raise RuleError("BM_E_NOT_YOUR_TURN", player=state.name(state.active))
     if action.region not in state.regions:

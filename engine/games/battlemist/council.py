@@ -17,6 +17,7 @@ from engine.core.rng import Rng
 from engine.games.battlemist import windows
 from engine.games.battlemist.data import ARMY, EventCard, load
 from engine.games.battlemist.dice import Rolled, d10, rank_by_rolls
+from engine.games.battlemist.phases import wrong_phase
 from engine.games.battlemist.pieces import CityMark, Troops
 
 if TYPE_CHECKING:
@@ -225,7 +226,7 @@ def discard_card(state: BMState, action: DiscardCard, rng: Rng) -> list[Event]:
     from engine.games.battlemist.state import Phase
 
     if state.phase is Phase.GAME_OVER:
-        raise _wrong_phase(state, "discard")
+        raise wrong_phase(state.phase, "discard")
     return windows.discard(state, action.player, action.card)
 
 
@@ -396,10 +397,6 @@ def open_vote(state: BMState, rng: Rng) -> list[Event]:
             VoteOpened(card=card, order=order, votes={pid: votes_of(state, pid) for pid in order}, needed=needed)]
 
 
-def _wrong_phase(state: BMState, step: str) -> RuleError:
-    return RuleError("BM_E_WRONG_PHASE", phase=state.phase.value, step=step)
-
-
 def next_voter(council: CouncilState) -> int | None:
     return next((pid for pid in council.order if pid not in council.votes), None)
 
@@ -411,7 +408,7 @@ def vote(state: BMState, action: Vote, rng: Rng) -> list[Event]:
 
     council = state.council
     if state.phase is not Phase.COUNCIL or council is None or council.outcome is not None:
-        raise _wrong_phase(state, "vote")
+        raise wrong_phase(state.phase, "vote")
     voter = next_voter(council)
     if action.player != voter:
         raise RuleError("BM_E_VOTE_ORDER", player=state.name(voter))
@@ -600,7 +597,7 @@ def _book(state: BMState, card: str, action: Action) -> tuple[CouncilState, Orde
 
     council = state.council
     if state.phase is not Phase.COUNCIL or council is None or council.choices is None or council.card != card:
-        raise _wrong_phase(state, action.type)
+        raise wrong_phase(state.phase, action.type)
     book = council.choices
     if action.player in book.locked:
         raise RuleError("BM_E_LOCKED", what=load().cards.card[card].name)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Annotated, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from pydantic import Field
 
@@ -39,6 +39,7 @@ from engine.core.orders import Orders
 from engine.core.rng import Rng
 from engine.games.battlemist import heroes, windows
 from engine.games.battlemist.data import RESOURCES, ArmyType, Resource, load
+from engine.games.battlemist.phases import wrong_phase
 from engine.games.battlemist.pieces import CityMark, HeroToken, Stars, Stock
 
 if TYPE_CHECKING:
@@ -359,7 +360,7 @@ def _add(a: dict[str, int], b: dict[str, int], times: int = 1) -> dict[str, int]
 
 def _wrong_phase(state: BMState) -> RuleError:
     step = state.economy.step if state.economy is not None else state.phase.value
-    return RuleError("BM_E_WRONG_PHASE", phase=state.phase.value, step=step)
+    return wrong_phase(state.phase, step)
 
 
 def check_seat(book: Orders[object], pid: int, what: str) -> None:
@@ -450,15 +451,36 @@ def econ_start(state: BMState, action: EconStart, rng: Rng) -> list[Event]:
     scratch = copier(type(state))(state)
     for play in action.plays:
         _check_play(scratch, pid, play)
-    book = orders.submit(eco.start, pid, action.plays)
-    events: list[Event] = [Drafted(player=pid, step="econstart", private_to=pid)]
-    if action.lock:
-        book = orders.lock(book, pid)
-        events.append(PlaysLocked(player=pid, step="econstart"))
-    state.economy = replace(eco, start=book)
+    book, events = file_draft(state, pid, "econstart", action.plays, action.lock)
     if orders.complete(book):
         events += harvest(state, rng)
     return events
+
+
+BOOKS = {"econstart": "start", "orders": "orders", "upkeep": "upkeep"}
+"""The economy record's book of each step."""
+
+
+def without_offers(offers: tuple[Offer, ...], pid: int) -> tuple[Offer, ...]:
+    """The open trade offers but those `pid` made or was made (he locked, or left)."""
+    return tuple(o for o in offers if pid not in (o.source, o.target))
+
+
+def file_draft(state: BMState, pid: int, step: str, draft: object, lock: bool) -> tuple[Orders[Any], list[Event]]:
+    """Put `pid`'s draft in the step's book (BM-SIM-2) and, with `lock`, make it final; a lock closes his trade
+    offers. The book as it is now, and the events (the draft itself is private)."""
+    eco = state.economy
+    assert eco is not None
+    name = BOOKS[step]
+    book = orders.submit(getattr(eco, name), pid, draft)
+    events: list[Event] = [Drafted(player=pid, step=step, private_to=pid)]
+    offers = eco.offers
+    if lock:
+        book = orders.lock(book, pid)
+        offers = without_offers(offers, pid)
+        events.append(PlaysLocked(player=pid, step=step))
+    state.economy = replace(eco, offers=offers, **{name: book})
+    return book, events
 
 
 def region_income(state: BMState, region: str) -> dict[str, int]:
@@ -783,14 +805,7 @@ def econ_orders(state: BMState, action: EconOrders, rng: Rng) -> list[Event]:
     error = orders_error(evaluate(state, pid, action.lines))
     if error is not None:
         raise error
-    book = orders.submit(eco.orders, pid, action.lines)
-    events: list[Event] = [Drafted(player=pid, step="orders", private_to=pid)]
-    offers = eco.offers
-    if action.lock:
-        book = orders.lock(book, pid)
-        offers = tuple(o for o in offers if pid not in (o.source, o.target))
-        events.append(PlaysLocked(player=pid, step="orders"))
-    state.economy = replace(eco, orders=book, offers=offers)
+    book, events = file_draft(state, pid, "orders", action.lines, action.lock)
     if orders.complete(book):
         events += resolve_orders(state, rng)
     return events

@@ -13,6 +13,7 @@ from engine.core.models import Action, Decision, Event
 from engine.core.orders import Orders
 from engine.core.rng import Rng
 from engine.games.battlemist.dice import Rolled, d10, rank_by_rolls
+from engine.games.battlemist.phases import wrong_phase
 
 if TYPE_CHECKING:
     from engine.games.battlemist.state import BMState
@@ -76,7 +77,7 @@ def choose_initiative(state: BMState, action: InitiativeMod, rng: Rng) -> list[E
 
     ini = state.initiative
     if state.phase is not Phase.INITIATIVE or ini is None:
-        raise RuleError("BM_E_WRONG_PHASE", phase=state.phase.value, step="initiative")
+        raise wrong_phase(state.phase, "initiative")
     if action.player in ini.choices.locked:
         raise RuleError("BM_E_LOCKED", what="initiative")
     k = ini.large.get(action.player, 0)

@@ -22,6 +22,7 @@ from engine.core.rng import Rng
 from engine.games.battlemist import windows
 from engine.games.battlemist.data import ARMY, MONSTERS, STOPS, ActionCard, EventCard, Spell, Window, load
 from engine.games.battlemist.heroes import neighbours
+from engine.games.battlemist.phases import wrong_phase
 from engine.games.battlemist.pieces import Troops, UnitKind
 
 if TYPE_CHECKING:
@@ -409,7 +410,7 @@ def _step(state: BMState, pid: int) -> MoveStep:
     if state.phase in _INDIVIDUAL and state.active != pid:
         raise RuleError("BM_E_NOT_YOUR_TURN", player=state.name(state.active))
     if state.phase != "movement" or step is None:
-        raise RuleError("BM_E_WRONG_PHASE", phase=_PHASE_OF_STEP[state.phase.value], step=state.phase.value)
+        raise wrong_phase(state.phase)
     return step
 
 

@@ -17,6 +17,7 @@ from engine.core.rng import Rng
 from engine.games.battlemist import heroes as H
 from engine.games.battlemist import windows
 from engine.games.battlemist.data import Window, load
+from engine.games.battlemist.phases import wrong_phase
 from engine.games.battlemist.pieces import HeroToken
 from engine.games.battlemist.quest_cards import draw_adventure, next_card
 from engine.games.battlemist.quest_events import (
@@ -172,11 +173,11 @@ def _step(state: BMState, pid: int, *stages: Stage) -> QuestStep:
     """The running quest step, checked first (BM-VAL-0 step 1): phase, turn, then the stage the command needs."""
     qs = state.quest_step
     if state.phase is not Phase.QUEST or qs is None:
-        raise RuleError("BM_E_WRONG_PHASE", phase=state.phase.value, step="-")
+        raise wrong_phase(state.phase, "-")
     if pid != state.active:
         raise RuleError("BM_E_NOT_YOUR_TURN", player=state.name(state.active))
     if stages and qs.stage not in stages:
-        raise RuleError("BM_E_WRONG_PHASE", phase=state.phase.value, step=qs.stage)
+        raise wrong_phase(state.phase, qs.stage)
     return qs
 
 
@@ -376,7 +377,7 @@ def _reward(state: BMState, rng: Rng) -> list[Event]:
 def _encounter(state: BMState) -> Encounter:
     qs = state.quest_step
     if qs is None or not isinstance(qs.fight, Encounter):
-        raise RuleError("BM_E_WRONG_PHASE", phase=state.phase.value, step="-" if qs is None else qs.stage)
+        raise wrong_phase(state.phase, "-" if qs is None else qs.stage)
     return qs.fight
 
 
@@ -394,7 +395,7 @@ def encounter_hero(state: BMState, action: EncounterHero, rng: Rng) -> list[Even
     _step(state, action.player, "fight")
     enc = _encounter(state)
     if enc.hero is not None:
-        raise RuleError("BM_E_WRONG_PHASE", phase=state.phase.value, step="encounter")
+        raise wrong_phase(state.phase, "encounter")
     H.find(state, action.player, action.hero)
     if action.hero not in enc.candidates:
         raise RuleError("BM_E_ENCOUNTER_HERO", hero=H.hero_name(state, action.player, action.hero))
@@ -416,7 +417,7 @@ def inspired_hero(state: BMState, action: InspiredHero, rng: Rng) -> list[Event]
 def _encounter_window(state: BMState, rng: Rng, *, inspired: bool) -> list[Event]:
     enc = _encounter(state)
     if enc.hero is None or not enc.window:
-        raise RuleError("BM_E_WRONG_PHASE", phase=state.phase.value, step="encounter")
+        raise wrong_phase(state.phase, "encounter")
     _set(state, fight=replace(enc, window=False, inspired=inspired))
     passed: list[Event] = [] if inspired else [WindowPassed(player=_active(state), window="encounter")]
     return [*passed, *_fight_on(state, rng)]
@@ -427,7 +428,7 @@ def encounter_target(state: BMState, action: EncounterTarget, rng: Rng) -> list[
     _step(state, action.player, "fight")
     enc = _encounter(state)
     if not enc.striking:
-        raise RuleError("BM_E_WRONG_PHASE", phase=state.phase.value, step="encounter")
+        raise wrong_phase(state.phase, "encounter")
     if not 0 <= action.foe < len(enc.foes) or enc.foes[action.foe].life == 0:
         raise RuleError("BM_E_ENCOUNTER_TARGET", n=action.foe)
     _set(state, fight=replace(enc, striking=False))
@@ -535,7 +536,7 @@ def _duel_turn(state: BMState, pid: int) -> Duel:
     """The duel whose W-ENCOUNTER waits for `pid`."""
     qs = state.quest_step
     if state.phase is not Phase.QUEST or qs is None or not isinstance(qs.fight, Duel):
-        raise RuleError("BM_E_WRONG_PHASE", phase=state.phase.value, step="-" if qs is None else qs.stage)
+        raise wrong_phase(state.phase, "-" if qs is None else qs.stage)
     if qs.fight.waiting[0] != pid:
         raise RuleError("BM_E_NOT_YOUR_TURN", player=state.name(qs.fight.waiting[0]))
     return qs.fight

@@ -14,6 +14,7 @@ from engine.core.models import Action, Decision, Event, Seat
 from engine.core.rng import Rng, RngState
 from engine.games.battlemist import build as B
 from engine.games.battlemist.data import BattlemistData, RaceId, load
+from engine.games.battlemist.phases import wrong_phase
 from engine.games.battlemist.pieces import HeroToken, Stars, Stock, Troops
 from engine.games.battlemist.quest_cards import new_quest_deck
 from engine.games.battlemist.state import BMOptions, BMPlayer, BMState, Phase
@@ -126,7 +127,8 @@ def after_races(state: BMState, rng: Rng) -> list[Event]:
 
 def deploy(state: BMState) -> list[Event]:
     """The regions in play (BM-BRD-1: the homelands of absent races are void), the starting stock (BM-SET-10),
-    2 infantry and Hero no. 1 in each homeland (BM-SET-11); then round 1 at its Council phase."""
+    2 infantry and Hero no. 1 in each homeland (BM-SET-11); round 1 then begins with the first quests (the rules'
+    `begin_round`)."""
     data = load()
     rules = data.rules
     if state.build is None:
@@ -136,7 +138,7 @@ def deploy(state: BMState) -> list[Event]:
     state.troops = {state.homeland(pid): {pid: Troops(**rules.start_units)} for pid in ids}
     state.heroes = [HeroToken(owner=pid, number=1, region=state.homeland(pid), life=rules.hero.life) for pid in ids]
     state.phase = Phase.COUNCIL
-    state.round = 1
+    state.round = 0
     cards = [RaceCard(player=pid, race=state.race(pid), abilities=list(rules.race[state.race(pid)].abilities))
              for pid in ids]
     return [RacesAnnounced(races=cards), SetupFinished(regions=list(state.regions))]
@@ -158,7 +160,7 @@ def pick_race(state: BMState, action: PickRace, rng: Rng) -> list[Event]:
     """BM-SET-5: checks phase, turn, then the race (BM_E_RACE_NOT_ALLOWED); the last pick starts the board."""
     picker = drafting(state)
     if state.phase is not Phase.DRAFT or picker is None:
-        raise RuleError("BM_E_WRONG_PHASE", phase=state.phase.value, step="pick_race")
+        raise wrong_phase(state.phase, "pick_race")
     if action.player != picker:
         raise RuleError("BM_E_NOT_YOUR_TURN", player=state.name(picker))
     if action.race not in free_races(state, picker):

@@ -7,7 +7,6 @@ to its working copy of the state (`copier(BMState)`), so the state it was given 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -20,6 +19,7 @@ from engine.games.battlemist.data import RaceId
 from engine.games.battlemist.economy import Economy
 from engine.games.battlemist.initiative import InitiativeState
 from engine.games.battlemist.movement import MoveStep
+from engine.games.battlemist.phases import Phase
 from engine.games.battlemist.pieces import EMPTY, CityMark, Count, Effects, HeroToken, Stars, Stock, Troops
 from engine.games.battlemist.quest_state import QuestStep
 
@@ -37,22 +37,6 @@ class BMOptions(BaseModel):
     dm_mirror: bool = False
     round_cap: int = Field(default=0, ge=0, le=100)
     """0: no cap."""
-
-
-class Phase(StrEnum):
-    """Where the round stands (BM-RND-3); the step within a phase is in the phase's own record."""
-
-    DRAFT = "draft"
-    BUILD = "build"
-    COUNCIL = "council"
-    ECONSTART = "econstart"
-    ORDERS = "orders"
-    INITIATIVE = "initiative"
-    QUEST = "quest"
-    MOVEMENT = "movement"
-    COMBAT = "combat"
-    UPKEEP = "upkeep"
-    GAME_OVER = "game_over"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -22,15 +22,14 @@ from engine.games.battlemist.data import ARMY, RESOURCES, load
 from engine.games.battlemist.economy import (
     CityDestroyed,
     Disband,
-    Drafted,
     Economy,
     Merchant,
     MerchantTraded,
-    PlaysLocked,
     UpkeepPlan,
     amounts,
     check_seat,
     enter_phase,
+    file_draft,
     merchant_rate,
     merchant_trade,
     open_step,
@@ -189,14 +188,7 @@ def submit_upkeep(state: BMState, action: SubmitUpkeep, rng: Rng) -> list[Event]
     check_seat(eco.upkeep, pid, "upkeep")
     plan = UpkeepPlan(trades=action.trades, disband=action.disband)
     carry_out(copier(type(state))(state), pid, plan, final=action.lock)
-    book = orders.submit(eco.upkeep, pid, plan)
-    events: list[Event] = [Drafted(player=pid, step="upkeep", private_to=pid)]
-    offers = eco.offers
-    if action.lock:
-        book = orders.lock(book, pid)
-        offers = tuple(o for o in offers if pid not in (o.source, o.target))
-        events.append(PlaysLocked(player=pid, step="upkeep"))
-    state.economy = replace(eco, upkeep=book, offers=offers)
+    book, events = file_draft(state, pid, "upkeep", plan, action.lock)
     if orders.complete(book):
         events += pay_upkeep(state, rng)
     return events

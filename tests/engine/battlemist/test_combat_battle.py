@@ -150,6 +150,12 @@ def test_as_many_hits_as_possible_then_as_many_kills_and_monsters_only_killed() 
     assert err.code == "BM_E_CASUALTY_COUNT" and "1 kill(s) and 1 rout(s)" in err.message
     state, _ = act(state, C.AssignCasualties(player=2, kills={"giant": 1}, routs={"infantry": 1}))
     assert battle(state).side(2).routed.infantry == 1
+    giant, _ = combat({"N05": {1: {"infantry": 1}, 2: {"giant": 1}}}, dice=[6, 1])
+    _, events = passes(giant)
+    types = [e.type for e in events]
+    rounds = [i for i, t in enumerate(types) if t == "combat_round"]
+    round_one = types[:rounds[1]] if len(rounds) > 1 else types
+    assert of(events, "hits_scored")[0].routs == 1 and "casualties_taken" not in round_one  # the rout is lost
 
 
 def test_the_greedy_default_is_legal_and_cheapest_first() -> None:

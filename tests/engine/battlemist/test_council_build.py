@@ -182,7 +182,7 @@ def test_construction_ends_when_every_tile_lies() -> None:
     for n in (2, 4, 6):
         state, _ = S.new_game(DATA, seats(n), BUILD, n)
         state = finish(state)
-        assert state.phase is Phase.COUNCIL and state.round == 1
+        assert state.phase is Phase.COUNCIL and state.round == 0
         build = state.build
         assert build is not None and build.turn is None and not build.tiles and not build.homes
         assert len(state.regions) == 33 + n and set(build.positions) == set(state.regions)

@@ -78,4 +78,4 @@ def test_draft_and_construction_never_change_the_state_they_were_given() -> None
             after, _ = run(state, S.HANDLERS[type(action)], action)
             assert snapshot(state) == before
             state = after
-        assert len(state.regions) == 33 + n and state.round == 1
+        assert len(state.regions) == 33 + n and state.round == 0

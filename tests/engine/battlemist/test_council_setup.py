@@ -103,7 +103,7 @@ def test_draft_in_join_order() -> None:
     state3, _ = run(state2, S.pick_race, S.PickRace(player=2, race="DAQ"))
     assert S.free_races(state3, 3) == ["DWA", "KHR"]
     state4, events = run(state3, S.pick_race, S.PickRace(player=3, race="KHR"))
-    assert state4.phase is Phase.COUNCIL and state4.round == 1 and of(events, S.SetupFinished)
+    assert state4.phase is Phase.COUNCIL and state4.round == 0 and of(events, S.SetupFinished)
     with pytest.raises(RuleError) as info:
         run(state4, S.pick_race, S.PickRace(player=3, race="DWA"))
     assert info.value.code == "BM_E_WRONG_PHASE"
@@ -178,7 +178,7 @@ def test_starting_stock() -> None:
 @pytest.mark.rule("BM-SET-11")
 def test_deployment_and_round_one() -> None:
     state, _ = S.new_game(DATA, seats(3), BMOptions(), 1)
-    assert state.phase is Phase.COUNCIL and state.round == 1
+    assert state.phase is Phase.COUNCIL and state.round == 0
     for p in state.players:
         home = state.homeland(p.id)
         assert state.troops[home] == {p.id: state.units(home, p.id)}
