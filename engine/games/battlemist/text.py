@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from engine.core.events import PlayerLeft
 from engine.core.i18n import DEFAULT_LOCALE, NAMED, Msg, and_list, catalogue, msg, translate
 from engine.core.models import Decision, Event
 from engine.games.battlemist import battle as BT
@@ -21,6 +22,7 @@ from engine.games.battlemist import economy as EC
 from engine.games.battlemist import initiative as IN
 from engine.games.battlemist import movement as MV
 from engine.games.battlemist import quest_events as QE
+from engine.games.battlemist import rules as RU
 from engine.games.battlemist import setup as SE
 from engine.games.battlemist import upkeep as UP
 from engine.games.battlemist import windows as WI
@@ -280,7 +282,19 @@ def _window(e: QE.WindowPassed | CB.WindowPassed, s: BMState, locale: str) -> st
     return _t("event.window_passed", locale, player=s.name(e.player), window=window)
 
 
+def _game_abandoned(e: RU.GameAbandoned, s: BMState, locale: str) -> str:
+    return _t("event.game_abandoned", locale, winners=_none(and_list([s.name(p) for p in e.winners], locale)),
+              n=len(e.winners))
+
+
 NARRATORS: dict[type[Event], Narrator] = {
+    # the round's sequencing
+    PlayerLeft: lambda e, s, lo: _t("event.player_left", lo, player=s.name(e.player),
+                                    by=s.name(e.removed_by) if e.removed_by is not None else "none"),
+    RU.RoundBegun: lambda e, s, lo: _t("event.round_started", lo, round=e.round),
+    RU.RoundEnded: lambda e, s, lo: _t("event.round_ended", lo, round=e.round),
+    RU.TurnBegun: lambda e, s, lo: _t("event.turn_started", lo, player=s.name(e.player), round=e.round),
+    RU.GameAbandoned: _game_abandoned,
     # dice
     DI.Rolled: _rolled,
     # setup and build mode
@@ -417,36 +431,11 @@ NARRATORS: dict[type[Event], Narrator] = {
 `PRIVATE` instead."""
 
 
-def _game_abandoned(e: Event, s: BMState, locale: str) -> str:
-    winners: list[int] = list(getattr(e, "winners", []))
-    return _t("event.game_abandoned", locale, winners=_none(and_list([s.name(p) for p in winners], locale)),
-              n=len(winners))
-
-
-def _turn_started(e: Event, s: BMState, locale: str) -> str:
-    number = getattr(e, "round", None)
-    return _t("event.turn_started", locale, player=s.name(getattr(e, "player", None)),
-              round=number if number is not None else "none")
-
-
-BY_TYPE: dict[str, Narrator] = {
-    "player_left": lambda e, s, lo: _t(
-        "event.player_left", lo, player=s.name(e.player), by=s.name(e.removed_by) if e.removed_by else "none"),
-    "round_started": lambda e, s, lo: _t("event.round_started", lo, round=e.round),
-    "round_begun": lambda e, s, lo: _t("event.round_started", lo, round=e.round),
-    "round_ended": lambda e, s, lo: _t("event.round_ended", lo, round=e.round),
-    "turn_started": _turn_started,
-    "game_abandoned": _game_abandoned,
-}
-"""The events every game shares (a departure, a round's or a turn's start) and the game's own kinds of them, by
-their `type`: the sequencing that emits them derives its classes from `engine.core.events`."""
-
-
 def narrate(event: Event, state: BMState, locale: str = "en") -> str | None:
     """The public sentence for an event, or None for a private one (told only to its seat, `private`)."""
     if event.private_to is not None:
         return None
-    told = NARRATORS.get(type(event)) or BY_TYPE.get(event.type)
+    told = NARRATORS.get(type(event))
     return None if told is None else told(event, state, locale)
 
 

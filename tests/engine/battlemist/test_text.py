@@ -11,14 +11,14 @@ import re
 import types
 import typing
 from collections.abc import Iterator
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from pathlib import Path
 from typing import Any, Literal
 
 import pytest
 
 import engine.core.i18n as i18n
-from engine.core.events import Headline, PlayerLeft, RoundStarted, TurnStarted
+from engine.core.events import PlayerLeft
 from engine.core.models import Decision, Event, Seat
 from engine.core.rng import Rng
 from engine.games.battlemist import battle as BT
@@ -28,6 +28,8 @@ from engine.games.battlemist import economy as EC
 from engine.games.battlemist import movement as MV
 from engine.games.battlemist import quest_cards as QC
 from engine.games.battlemist import quest_events as QE
+from engine.games.battlemist import rules as RU
+from engine.games.battlemist import ruleset as RS
 from engine.games.battlemist import setup as SE
 from engine.games.battlemist import text as T
 from engine.games.battlemist import windows as WI
@@ -249,31 +251,17 @@ def test_dice_of_one_battle_round_share_a_line() -> None:
     assert T.narrate(taken, s) == "P2: 1 giant killed (auto)."
 
 
-@dataclass(slots=True, kw_only=True)
-class RoundEnded(Event):
-    """The shape of the round sequencing's own event (told by its `type`)."""
-
-    type: Literal["round_ended"] = "round_ended"
-    round: int
-
-
-@dataclass(slots=True, kw_only=True)
-class GameAbandoned(Headline):
-    type: Literal["game_abandoned"] = "game_abandoned"
-    winners: list[int]
-
-
 def shared_events() -> list[Event]:
-    return [PlayerLeft(player=2), PlayerLeft(player=3, removed_by=1), RoundStarted(round=5), TurnStarted(player=2),
-            RoundEnded(round=5), GameAbandoned(winners=[1]), GameAbandoned(winners=[])]
+    return [PlayerLeft(player=2), PlayerLeft(player=3, removed_by=1), RU.RoundBegun(round=5),
+            RU.TurnBegun(player=2, round=5), RU.RoundEnded(round=5), RU.GameAbandoned(winners=[1]),
+            RU.GameAbandoned(winners=[])]
 
 
 def test_the_shared_events_are_told() -> None:
-    """A departure, a round's and a turn's start, the round's end and an abandoned game: the sequencing's events,
-    told by their `type`."""
+    """A departure, a round's and a turn's start, the round's end and an abandoned game."""
     s = busy()
     assert [T.narrate(e, s) for e in shared_events()] == [
-        "🚪 P2 leaves the game.", "🚪 P1 removes P3 from the game.", "🌅 Round 5 begins.", "▶️ P2's turn.",
+        "🚪 P2 leaves the game.", "🚪 P1 removes P3 from the game.", "🌅 Round 5 begins.", "▶️ Round 5: P2's turn.",
         "Round 5 is over.", "🏁 Too few players are left: P1 wins.",
         "🏁 Too few players are left: the game ends without a winner."]
 
@@ -424,14 +412,23 @@ def seats(n: int) -> list[Seat]:
 
 @pytest.mark.rule("BM-DIG-2")
 def test_text_board_of_a_start_position() -> None:
-    state, events = SE.new_game(DATA, seats(3), BMOptions(), 5)
-    board = T.text_board(state)
+    """The public view of a new game at round 1's Council: every region in play, every seat, no card, no quest."""
+    state, events = RS.new_game(seats(3), BMOptions(), 5)
+    board = T.text_board(RS.view(state, None))
+    assert board == T.text_board(state)
     for rid in state.regions:
-        assert T.region(rid) in board
+        assert T.region(rid) + " — " in board
     for p in state.players:
         assert f"**{p.name}** ({DATA.rules.race[p.race].name})" in board  # type: ignore[index]
-    assert "round 1" in board and "Wizards' Council" in board
-    assert all(T.narrate(e, state) or T.private(e, state) for e in events)
+        hand = len(state.hands.get(p.id, []))
+        assert f"· {hand} card" in next(line for line in board.splitlines() if line.startswith(f"**{p.name}**"))
+    assert board.startswith("**Battlemist** · round 1 · Wizards' Council")
+    secrets = [c for hand in state.hands.values() for c in hand] + list(state.quests.values())
+    names = {DATA.cards.card[c].name for c in secrets if c in DATA.cards.card} | set(secrets)
+    public = [T.narrate(e, state) for e in events]
+    assert all(line or T.private(e, state) for e, line in zip(events, public, strict=True))
+    for name in names:
+        assert name not in board and name not in str(public), name
 
 
 @pytest.mark.rule("BM-DIG-2")
