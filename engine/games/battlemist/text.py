@@ -56,7 +56,9 @@ def race(rid: str | None) -> str:
 
 
 def card(cid: str) -> str:
-    """An action card, event or spell by name."""
+    """An action card, event, spell or artifact by name."""
+    if cid == "STAR":
+        return translate(f"{K}star_card")
     cards = load().cards
     known = cards.card.get(cid) or cards.spell.get(cid) or cards.artifact.get(cid)
     return cid if known is None else known.name
@@ -104,6 +106,12 @@ def _named(prefix: str, value: str) -> str | Msg:
     """The catalogue's name `bm.text.<prefix>.<value>`, or the value itself when there is none."""
     key = f"{K}{prefix}.{value}"
     return msg(key) if key in catalogue(DEFAULT_LOCALE) else value.replace("_", " ")
+
+
+def _rolled_more(e: DI.Rolled, s: BMState, locale: str) -> str:
+    """Another die of the same purpose, after the line that named it."""
+    return _t("event.die_rolled.more", locale, who=s.name(e.player) if e.player is not None else "none",
+              dice=faces(e.dice), region=region(e.region) if e.region else "none")
 
 
 def _rolled(e: DI.Rolled, s: BMState, locale: str) -> str:
@@ -352,7 +360,8 @@ NARRATORS: dict[type[Event], Narrator] = {
     UP.Disbanded: lambda e, s, lo: _t("event.disbanded", lo, player=s.name(e.player), units=units({e.unit: e.n}, lo),
                                       region=region(e.region)),
     UP.CityReduced: lambda e, s, lo: _t("event.city_reduced", lo, region=region(e.region)),
-    UP.UpkeepPaid: lambda e, s, lo: _t("event.upkeep_paid", lo, player=s.name(e.player), paid=resources(e.paid, lo)),
+    UP.UpkeepPaid: lambda e, s, lo: _t("event.upkeep_paid", lo, player=s.name(e.player), paid=resources(e.paid, lo),
+                                       nothing="no" if any(e.paid.values()) else "yes"),
     # initiative and movement
     IN.InitiativeSet: _initiative_set,
     MV.MovementStarted: _by_player("movement_started"),
@@ -451,7 +460,8 @@ def _quest_drawn(e: QE.QuestDrawn, s: BMState, locale: str) -> str:
     adventure = load().quests.adventure.get(e.adventure)
     foes = [f"{f.count}× {f.name}" if f.count > 1 else f.name for f in adventure.encounter] if adventure else []
     return _t("private.quest_drawn", locale, adventure=e.adventure,
-              target=region(adventure.target) if adventure else "?", foes=_none(and_list(foes, locale)), n=len(foes),
+              target=region(adventure.target) if adventure else "?", foes=_none(and_list(foes, locale)),
+              n=sum(f.count for f in adventure.encounter) if adventure else 0,
               returned=_none(and_list([card(c) for c in e.returned], locale)))
 
 
@@ -480,7 +490,10 @@ SEQUELS: dict[type[Event], Callable[[Any, BMState, str], str]] = {
 
 def sequel(event: Event, previous: Event, state: BMState, locale: str = "en") -> str | None:
     """A battle's dice (a step's rolls, a hero re-roll, a rally roll) right after other dice of the same battle
-    round share its line; so do a victim's losses right after the hits he took."""
+    round share its line; so do a victim's losses right after the hits he took, and the dice of one roll-off."""
+    if isinstance(event, DI.Rolled):
+        same = isinstance(previous, DI.Rolled) and previous.purpose == event.purpose
+        return _rolled_more(event, state, locale) if same else None
     if isinstance(event, BT.CasualtiesTaken):
         same = (isinstance(previous, BT.HitsScored) and previous.victim == event.player
                 and previous.region == event.region and previous.step == event.step)

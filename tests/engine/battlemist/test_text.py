@@ -32,9 +32,12 @@ from engine.games.battlemist import rules as RU
 from engine.games.battlemist import ruleset as RS
 from engine.games.battlemist import setup as SE
 from engine.games.battlemist import text as T
+from engine.games.battlemist import upkeep as UP
 from engine.games.battlemist import windows as WI
+from engine.games.battlemist.dice import Rolled
 from engine.games.battlemist.initiative import InitiativeSet
 from engine.games.battlemist.pieces import CityMark, Effects, HeroToken, Stars
+from engine.games.battlemist.rules import apply
 from engine.games.battlemist.state import BMOptions, BMPlayer, BMState, Phase
 from tests.engine.battlemist.helpers import DATA, position, snapshot
 
@@ -211,7 +214,6 @@ def test_every_roll_is_told_with_its_purpose() -> None:
                 assert str(face) in text, f"{cls.__name__} hides a die: {text}"
     purposes = {"initiative": "initiative", "vote_order": "vote order", "tremors": "Tremors",
                 "build_order": "first tile", "initiative_tie": "tie"}
-    from engine.games.battlemist.dice import Rolled
     for purpose, words in purposes.items():
         text = T.narrate(Rolled(purpose=purpose, player=1, dice=[8], region="N05" if purpose == "tremors" else None), s)
         assert text is not None and words in text and "8" in text
@@ -249,6 +251,11 @@ def test_dice_of_one_battle_round_share_a_line() -> None:
     assert T.sequel(taken, hits, s) == "1 giant killed (auto)"
     assert T.sequel(taken, BT.HitsScored(victim=1, region="N05", step="archery", kills=1, routs=0), s) is None
     assert T.narrate(taken, s) == "P2: 1 giant killed (auto)."
+    vote = [Rolled(purpose="vote_order", player=p, dice=[d]) for p, d in ((1, 5), (2, 4))]
+    assert T.sequel(vote[1], vote[0], s) == "P2 4"
+    assert T.sequel(Rolled(purpose="initiative", player=2, dice=[4]), vote[0], s) is None
+    tremor = [Rolled(purpose="tremors", dice=[d], region=r) for r, d in (("N05", 8), ("N06", 2))]
+    assert T.sequel(tremor[1], tremor[0], s) == "2 in N06 Greywood"
 
 
 def shared_events() -> list[Event]:
@@ -280,7 +287,7 @@ def test_private_events_are_told_only_to_their_seat() -> None:
     quest = QE.QuestDrawn(player=2, adventure="QA01", returned=["AR1"], private_to=2)
     assert T.narrate(quest, s) is None
     assert T.private(quest, s) == ("Your new quest QA01: reach N01 Godstone Mountains, where Young Dragon awaits you. "
-                                   "(Blade of Dawn went back into the deck.)")
+                                   "Shuffled back into the quest deck: Blade of Dawn.")
     assert T.narrate(EC.PlaysLocked(player=2, step="orders"), s) == "✅ P2 has locked their economy orders."
     assert T.narrate(CO.CardDrawn(player=1, card="AC15"), s) is None  # no public words for a drawn card
 
@@ -487,9 +494,11 @@ def _everything() -> Iterator[str | None]:
     s = busy()
     for cls in event_classes():
         yield T.narrate(build(cls), s) or T.private(build(cls), s)
-    from engine.games.battlemist.dice import Rolled
     for purpose in ("build_order", "vote_order", "initiative", "initiative_tie", "tremors", "other_thing"):
         yield T.narrate(Rolled(purpose=purpose, dice=[3]), s)
+    yield T.sequel(Rolled(purpose="tremors", dice=[3], region="N05"), Rolled(purpose="tremors", dice=[9]), s)
+    yield T.narrate(UP.UpkeepPaid(player=1, paid={}), s)
+    yield T.private(QE.QuestDrawn(player=1, adventure="QA05", returned=["STAR"], private_to=1), s)
     for kind, detail in SAMPLE_DECISIONS.items():
         yield T.prompt(Decision(player=1, kind=kind, detail=detail), s)
     for effect in ("failed_harvest", "mana_storm", "blizzard"):
@@ -532,3 +541,40 @@ def _everything() -> Iterator[str | None]:
     yield T.sequel(build(BT.BattleDice), build(BT.BattleDice), s)
     yield T.sequel(BT.CasualtiesTaken(player=2, region="N05", step="melee", kills={}, routs={"infantry": 1}),
                    BT.HitsScored(victim=2, region="N05", step="melee", kills=0, routs=1), s)
+
+
+# ---------------------------------------------------------------------------------------------------- whole games
+
+
+def played(players: int, seed: int, actions: int = 400) -> Iterator[tuple[BMState, list[Event], list[Decision]]]:
+    """A game the stand-ins play: after each action, the state, its events and the decisions then pending."""
+    state, events = RS.new_game(seats(players), BMOptions(), seed)
+    yield state, events, RS.pending(state)
+    for _ in range(actions):
+        if state.phase is Phase.GAME_OVER:
+            return
+        state, events = apply(state, RS.timeout_action(state, RS.pending(state)[0].player))
+        yield state, events, RS.pending(state)
+
+
+@pytest.mark.rule("BM-DIE-4", "BM-DIG-5")
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3), (5, 4)])
+def test_whole_games_told_without_a_secret(players: int, seed: int) -> None:
+    """Every event of stand-in games has its line, every roll shows its dice, every decision its prompt; no
+    public line or board names a card in a hand or a current quest, and the board is the same from the public
+    view."""
+    for state, events, decisions in played(players, seed):
+        secrets = {c for hand in state.hands.values() for c in hand} | set(state.quests.values())
+        hidden = secrets | {DATA.cards.card[c].name for c in secrets if c in DATA.cards.card}
+        public = [T.narrate(e, state) for e in events]
+        for event, line in zip(events, public, strict=True):
+            assert line or (event.private_to is not None and T.private(event, state)), event
+            if isinstance(event, Rolled):
+                assert line is not None and all(str(d) in line for d in event.dice)
+        for decision in decisions:
+            text = T.prompt(decision, state)
+            assert "{" not in text and "`/bm " in text, text
+        board = T.text_board(state)
+        assert board == T.text_board(RS.view(state, None))
+        told = " ".join(line for line in public if line) + board
+        assert not [h for h in hidden if h in told]
