@@ -246,6 +246,16 @@ def _hero_strikes(e: QE.HeroStrikes, s: BMState, locale: str) -> str:
               rolls=faces(e.rolls), need=e.need, life=e.foe_life)
 
 
+def _strikes_back(e: QE.HeroStrikes, s: BMState, locale: str) -> str:
+    """The hero's answer, after the monsters' blow on the line before."""
+    return _t("event.hero_strikes.more", locale, foe=e.foe + 1, rolls=faces(e.rolls), need=e.need, life=e.foe_life)
+
+
+def _duel_answer(e: QE.DuelStrike, s: BMState, locale: str) -> str:
+    return _t("event.duel_strike.more", locale, hero=hero(s, e.player, e.hero, locale), rolls=faces(e.rolls),
+              need=e.need, life=e.life)
+
+
 def _duel_declared(e: QE.DuelDeclared, s: BMState, locale: str) -> str:
     return _t("event.duel_declared", locale, hero=hero(s, e.player, e.hero, locale),
               target=hero(s, e.defender, e.target, locale))
@@ -490,10 +500,16 @@ SEQUELS: dict[type[Event], Callable[[Any, BMState, str], str]] = {
 
 def sequel(event: Event, previous: Event, state: BMState, locale: str = "en") -> str | None:
     """A battle's dice (a step's rolls, a hero re-roll, a rally roll) right after other dice of the same battle
-    round share its line; so do a victim's losses right after the hits he took, and the dice of one roll-off."""
+    round share its line; so do a victim's losses right after the hits he took, the dice of one roll-off, a hero's
+    answer to the monsters' blow, and a duel's exchange of blows."""
     if isinstance(event, DI.Rolled):
         same = isinstance(previous, DI.Rolled) and previous.purpose == event.purpose
         return _rolled_more(event, state, locale) if same else None
+    if isinstance(event, QE.HeroStrikes):
+        same = isinstance(previous, QE.FoesStrike) and (previous.player, previous.hero) == (event.player, event.hero)
+        return _strikes_back(event, state, locale) if same else None
+    if isinstance(event, QE.DuelStrike):
+        return _duel_answer(event, state, locale) if isinstance(previous, QE.DuelStrike) else None
     if isinstance(event, BT.CasualtiesTaken):
         same = (isinstance(previous, BT.HitsScored) and previous.victim == event.player
                 and previous.region == event.region and previous.step == event.step)

@@ -19,13 +19,14 @@ import pytest
 
 import engine.core.i18n as i18n
 from engine.core.events import PlayerLeft
-from engine.core.models import Decision, Event, Seat
+from engine.core.models import Decision, Event, Seat, copier
 from engine.core.rng import Rng
 from engine.games.battlemist import battle as BT
 from engine.games.battlemist import combat as CB
 from engine.games.battlemist import council as CO
 from engine.games.battlemist import economy as EC
 from engine.games.battlemist import movement as MV
+from engine.games.battlemist import quest as QU
 from engine.games.battlemist import quest_cards as QC
 from engine.games.battlemist import quest_events as QE
 from engine.games.battlemist import rules as RU
@@ -39,7 +40,9 @@ from engine.games.battlemist.initiative import InitiativeSet
 from engine.games.battlemist.pieces import CityMark, Effects, HeroToken, Stars
 from engine.games.battlemist.rules import apply
 from engine.games.battlemist.state import BMOptions, BMPlayer, BMState, Phase
+from engine.service import news
 from tests.engine.battlemist.helpers import DATA, position, snapshot
+from tests.engine.battlemist.quest_helpers import hero, run, step
 
 ROOT = Path(__file__).resolve().parents[3]
 PACKAGE = ROOT / "engine" / "games" / "battlemist"
@@ -503,10 +506,10 @@ def _everything() -> Iterator[str | None]:
         yield T.prompt(Decision(player=1, kind=kind, detail=detail), s)
     for effect in ("failed_harvest", "mana_storm", "blizzard"):
         yield T.narrate(CO.EffectSet(card="EV3", effect=effect, value="half"), s)  # type: ignore[arg-type]
-    for step in ("econstart", "orders", "upkeep"):
-        yield T.narrate(EC.PlaysLocked(player=1, step=step), s)
-    for step in ("archery", "cavalry", "melee", "fireball", "terror"):
-        yield T.narrate(BT.HitsScored(victim=1, region="N05", step=step, kills=1, routs=0), s)
+    for book in ("econstart", "orders", "upkeep"):
+        yield T.narrate(EC.PlaysLocked(player=1, step=book), s)
+    for source in ("archery", "cavalry", "melee", "fireball", "terror"):
+        yield T.narrate(BT.HitsScored(victim=1, region="N05", step=source, kills=1, routs=0), s)
     for window in ("econstart", "prequest", "quest", "encounter", "movestart", "battlestart", "rally"):
         yield T.narrate(QE.WindowPassed(player=1, window=window), s)
     for kind in ("city", "large_city"):
@@ -539,6 +542,8 @@ def _everything() -> Iterator[str | None]:
     s.effects = Effects(failed_harvest="none", mana_storm="none", blizzard="slow")
     yield T.text_board(s)
     yield T.sequel(build(BT.BattleDice), build(BT.BattleDice), s)
+    yield T.sequel(build(QE.HeroStrikes), build(QE.FoesStrike), s)
+    yield T.sequel(build(QE.DuelStrike), build(QE.DuelStrike), s)
     yield T.sequel(BT.CasualtiesTaken(player=2, region="N05", step="melee", kills={}, routs={"infantry": 1}),
                    BT.HitsScored(victim=2, region="N05", step="melee", kills=0, routs=1), s)
 
@@ -578,3 +583,75 @@ def test_whole_games_told_without_a_secret(players: int, seed: int) -> None:
         assert board == T.text_board(RS.view(state, None))
         told = " ".join(line for line in public if line) + board
         assert not [h for h in hidden if h in told]
+
+
+# ---------------------------------------------------------------------------------------------------- stories
+
+
+class Words:
+    """The two functions `engine.service.news.narrate` asks a ruleset for."""
+
+    narrate = staticmethod(T.narrate)
+    sequel = staticmethod(T.sequel)
+
+
+@pytest.mark.rule("BM-DIE-4")
+def test_an_encounter_told_one_exchange_a_line() -> None:
+    state = step(heroes=[hero(1, 1, "H-DAQ")], quests={1: "QA30"}, quest_deck=["AR4"], dice=[6, 4, 2, 5, 1, 9])
+    state, moved = run(state, QU.HeroMove(player=1, hero=1, path=["N31"]))
+    state, fought = run(state, QU.QuestPass(player=1))
+    assert news.narrate(Words(), state, moved + fought) == [
+        "P1's hero 1 moves: N31 Mistwood.",
+        "🗺️ P1 completes quest QA30 in N31 Mistwood!",
+        "👹 P1's hero 1 faces Ghoul.",
+        "P1 passes (W-ENCOUNTER).",
+        "🎲 The monsters strike P1's hero 1: 6 → 1 damage, 4 life left · strikes back: 4 (hits on 5+) → monster 1 "
+        "has 2 life left",
+        "🎲 The monsters strike P1's hero 1: 2 → 0 damage, 4 life left · strikes back: 5 (hits on 5+) → monster 1 "
+        "has 1 life left",
+        "🎲 The monsters strike P1's hero 1: 1 → 0 damage, 4 life left · strikes back: 9 (hits on 5+) → monster 1 "
+        "has 0 life left",
+        "🏅 P1's hero 1 wins the encounter.",
+        "✨ P1 finds War Horn: +1 on your rally rolls."]
+
+
+@pytest.mark.rule("BM-DIE-4")
+def test_a_duel_told_in_one_line_of_blows() -> None:
+    heroes = [hero(1, 1, "N11", life=2), hero(2, 1, "N11", life=2)]
+    state = step(heroes=heroes, quests={1: "QA01", 2: "QA05"}, dice=[5, 6, 2, 7])
+    state, events = run(state, QU.EndHeroes(player=1), QU.DuelHero(player=1, hero=1, defender=2, target=1),
+                        QU.QuestPass(player=1), QU.QuestPass(player=2))
+    lines = news.narrate(Words(), state, events)
+    assert "⚔️ P1's hero 1 challenges P2's hero 1 to a duel." in lines
+    blows = next(line for line in lines if line.startswith("🎲"))
+    assert blows == ("🎲 P2's hero 1 strikes: 5 (hits on 5+) → 1 life left · P1's hero 1: 6 (hits on 5+) → 1 life "
+                     "left · P2's hero 1: 2 (hits on 5+) → 1 life left · P1's hero 1: 7 (hits on 5+) → 0 life left")
+    assert "QA05" not in " ".join(lines)  # the loser's quest is discarded unrevealed
+
+
+@pytest.mark.rule("BM-DIE-4")
+def test_a_battle_told_step_by_step() -> None:
+    """A whole battle the stand-ins fight: each step's dice on one line, with every face; a victim's losses on
+    the line of his hits; the end and the plunder choice."""
+    state = position(("DAQ", "ORC"), phase=Phase.COMBAT, seed=11,
+                     troops={"N05": {1: {"infantry": 4, "archers": 2, "cavalry": 2},
+                                     2: {"infantry": 5, "archers": 1, "giant": 1}}})
+    state.cities = {"N05": CityMark(kind="city", since=0)}
+    rng = Rng(state.rng)
+    events = CB.begin_combat(state, rng)
+    while decisions := CB.pending(state):
+        action = CB.timeout_combat(state, decisions[0].player)
+        state = copier(BMState)(state)
+        events += CB.HANDLERS[action.type](state, action, rng)  # type: ignore[operator]
+    lines = news.narrate(Words(), state, events)
+    assert len(lines) < len(events)
+    assert lines[:2] == ["⚔️ P1's combat step: a battle in N05 Three Princes.",
+                         "⚔️ Battle in N05 Three Princes: P1 attacks P2 (siege: −1 to the attacker's dice)."]
+    dice = [e for e in events if isinstance(e, BT.BattleDice)]
+    rolled = [line for line in lines if line.startswith("🎲 N05 Three Princes, ")]
+    assert sum(line.count("→") for line in rolled if "rally" not in line) == len(dice)
+    for e in dice:
+        assert any(f"{state.name(e.player)} {T.faces(e.results)}" in line for line in rolled)
+    assert any("killed" in line and "takes" in line for line in lines)
+    assert lines[-3:] == ["🏳️ P1 wins the battle in N05 Three Princes. Lost: P2 4 infantry and 1 archer.",
+                          "P1 spares the city in N05 Three Princes.", "P1's combat step is over."]
