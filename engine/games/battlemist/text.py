@@ -55,10 +55,10 @@ def race(rid: str | None) -> str:
     return "?" if known is None else known.name
 
 
-def card(cid: str) -> str:
-    """An action card, event, spell or artifact by name."""
+def card(cid: str, locale: str = DEFAULT_LOCALE) -> str:
+    """An action card, event, spell, artifact or quest deck's Star card by name."""
     if cid == "STAR":
-        return translate(f"{K}star_card")
+        return translate(f"{K}star_card", locale)
     cards = load().cards
     known = cards.card.get(cid) or cards.spell.get(cid) or cards.artifact.get(cid)
     return cid if known is None else known.name
@@ -125,8 +125,8 @@ def _battle_roll(e: BT.BattleDice, s: BMState, locale: str, step: bool = True) -
     when it follows dice of the same step."""
     hits = _t("hits", locale, kills=e.outcomes.count("kill"), routs=e.outcomes.count("rout"))
     return _t("event.battle_dice.roll", locale, step=msg(f"{K}step.{e.step}") if step else "none",
-              player=s.name(e.player),
-              dice=faces(e.results), mod=f" ({signed(e.modifier)})" if e.modifier else "", hits=hits)
+              player=s.name(e.player), dice=faces(e.results), mod=f" ({signed(e.modifier)})" if e.modifier else "",
+              hits=hits)
 
 
 def _reroll(e: BT.Rerolled, s: BMState, locale: str) -> str:
@@ -135,7 +135,7 @@ def _reroll(e: BT.Rerolled, s: BMState, locale: str) -> str:
 
 def _rally(e: BT.RallyRolled, s: BMState, locale: str) -> str:
     return _t("event.rally_rolled.roll", locale, player=s.name(e.player), face=e.result,
-              mod=f"{signed(e.modifier)}" if e.modifier else "", total=e.total, back=e.back)
+              mod=signed(e.modifier), total=e.total, back=e.back)
 
 
 def _losses(e: BT.CasualtiesTaken, locale: str) -> str:
@@ -472,7 +472,7 @@ def _quest_drawn(e: QE.QuestDrawn, s: BMState, locale: str) -> str:
     return _t("private.quest_drawn", locale, adventure=e.adventure,
               target=region(adventure.target) if adventure else "?", foes=_none(and_list(foes, locale)),
               n=sum(f.count for f in adventure.encounter) if adventure else 0,
-              returned=_none(and_list([card(c) for c in e.returned], locale)))
+              returned=_none(and_list([card(c, locale) for c in e.returned], locale)))
 
 
 PRIVATE: dict[type[Event], Narrator] = {
