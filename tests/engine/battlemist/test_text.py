@@ -196,6 +196,23 @@ def test_regions_players_and_plurals() -> None:
 DICE_FIELDS = ("dice", "results", "rolls", "result", "old", "new")
 
 
+def told_dice(event: Event, s: BMState) -> list[str]:
+    """How each die of `event` must show in its line: `7·3` for a list of faces, `P1 4` for a roll-off's."""
+    fragments: list[str] = []
+    for name in DICE_FIELDS:
+        value = getattr(event, name, None)
+        if isinstance(value, int):
+            fragments.append(str(value))
+        for item in value if isinstance(value, list) else []:
+            if isinstance(item, dict):
+                fragments += [f"{s.name(p)} {r}" for p, r in item.items()]
+            elif isinstance(item, list):
+                fragments.append(T.faces(item))
+        if isinstance(value, list) and value and isinstance(value[0], int):
+            fragments.append(T.faces(value))
+    return fragments
+
+
 @pytest.mark.rule("BM-DIE-4")
 def test_every_roll_is_told_with_its_purpose() -> None:
     """Every event that carries dice tells each face publicly, and what it was rolled for."""
@@ -209,12 +226,8 @@ def test_every_roll_is_told_with_its_purpose() -> None:
         assert text is not None, cls.__name__
         # the initiative order repeats the rolls already told one by one, each with its purpose
         assert text.startswith("🎲") or cls is InitiativeSet, f"{cls.__name__}: {text}"
-        for name in DICE_FIELDS:
-            value = getattr(event, name, None)
-            flat = [value] if isinstance(value, int) else value or []
-            for face in (f for v in flat for f in (v if isinstance(v, list) else v.values() if isinstance(v, dict)
-                                                   else [v])):
-                assert str(face) in text, f"{cls.__name__} hides a die: {text}"
+        for fragment in told_dice(event, s):
+            assert fragment in text, f"{cls.__name__} hides {fragment}: {text}"
     purposes = {"initiative": "initiative", "vote_order": "vote order", "tremors": "Tremors",
                 "build_order": "first tile", "initiative_tie": "tie"}
     for purpose, words in purposes.items():
