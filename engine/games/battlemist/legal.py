@@ -76,7 +76,7 @@ def region_ids(state: BMState) -> list[str]:
 
 
 def own_heroes(state: BMState, pid: int) -> list[int]:
-    return [h.number for h in state.heroes_of(pid)]
+    return sorted(h.number for h in state.heroes_of(pid))
 
 
 def hand(state: BMState, pid: int, window: str | None = None) -> list[str]:
@@ -223,6 +223,10 @@ def _orders(state: BMState, pid: int) -> list[Action]:
         more = add_line(state, pid, draft, line)
         if more is not None:
             found.append(EconOrders(player=pid, lines=more))
+    if state.options.player_trades:
+        found += [economy.TradeOffer(player=pid, to=other, give={give: 1}, get={get: 1})
+                  for other in state.active_ids() if other != pid
+                  for give, get in itertools.pairwise(RESOURCES)]
     return found
 
 
@@ -393,7 +397,7 @@ def _values(state: BMState, pid: int, field: str, context: dict[str, Any]) -> li
         return list(RACES)
     if field == "initiative.change":
         k = state.initiative.large.get(pid, 0) if state.initiative is not None else 0
-        return list(dict.fromkeys((0, k, -k)))
+        return sorted({0, k, -k})
     if field == "encounter_target.foe":
         qs = state.quest_step
         fight = qs.fight if qs is not None else None
