@@ -7,6 +7,8 @@ import random
 
 import pytest
 
+from engine.core.errors import RuleError
+from engine.core.i18n import translate
 from engine.core.models import Event, to_json
 from engine.games import NAMES
 from engine.games.battlemist import ai, economy, legal, movement, ruleset
@@ -144,6 +146,28 @@ def test_the_casualty_menu_lists_combats_legal_assignments_and_each_is_accepted(
             seen += 1
         state, _ = RULES.apply(state, policies[decision.player].choose(state, decision.player, rng))
     assert seen, "no battle asked for casualties"
+
+
+@pytest.mark.rule("BM-VAL-1", "BM-VAL-4")
+def test_a_refused_candidate_changes_nothing_and_is_told_in_the_catalogues_words() -> None:
+    """Over a game, every candidate action `apply` refuses leaves the state as it was, with an error code the
+    catalogue words completely from the parameters the rules give."""
+    state, _ = ruleset.new_game(seats(3), BMOptions(round_cap=3, player_trades=True), 8)
+    rng = random.Random(8)
+    codes: set[str] = set()
+    while state.phase is not Phase.GAME_OVER:
+        player = ruleset.pending(state)[0].player
+        before = snapshot(state)
+        for action in legal.candidates(state, player)[:40]:
+            try:
+                RULES.apply(state, action)
+            except RuleError as err:
+                text = translate(err.code, **err.params)
+                assert text != err.code and "{" not in text, (err.code, err.params, text)
+                codes.add(err.code)
+        assert snapshot(state) == before
+        state, _ = RULES.apply(state, ai.RandomPolicy().choose(state, player, rng))
+    assert len(codes) >= 5, codes
 
 
 @pytest.mark.skipif("battlemist" not in NAMES, reason="the game is registered only by the REGISTER commit")

@@ -103,6 +103,9 @@ def check_step(before: BMState, after: BMState, events: list[Event]) -> None:
         for region, here in after.troops.items():
             assert sum(1 for t in here.values() if t.army()) <= 1, ("two armies in", region)
     assert after.phase is Phase.GAME_OVER or ruleset.pending(after), "somebody can always act"
+    if after.phase in (Phase.QUEST, Phase.MOVEMENT, Phase.COMBAT):
+        others = {d.kind for d in ruleset.pending(after) if d.player != after.active}
+        assert others <= ruleset.REACTIONS, ("out of turn only reactions (BM-RND-4)", others)
     assert all(t.total() > 0 for here in after.troops.values() for t in here.values()), "no empty unit entry"
 
 
@@ -129,7 +132,8 @@ def check_views(state: BMState) -> None:
             assert book is None or set(book.drafts) <= {viewer}, "another seat's unlocked orders"
 
 
-@pytest.mark.rule("BM-DIG-20", "BM-DIG-21", "BM-DIG-22", "BM-DIG-1", "BM-DIG-5", "BM-CTL-3", "BM-SIM-4")
+@pytest.mark.rule("BM-DIG-20", "BM-DIG-21", "BM-DIG-22", "BM-DIG-1", "BM-DIG-5", "BM-CTL-3", "BM-SIM-4",
+                  "BM-RND-4")
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), players=st.integers(2, 6), board=st.sampled_from(["fixed", "build"]),
        races=st.sampled_from(["random", "draft"]), mix=st.integers(0, 63), trades=st.booleans())
