@@ -443,12 +443,42 @@ def choices(state: BMState, player: int, field: str, **context: Any) -> list[Cho
         number = context.get("hero")
         return _hops(state, player, context,
                      lambda path: hero_hops(state, player, int(number), path) if isinstance(number, int) else [])
+    if field in LINE_FIELDS:
+        return [Choice(r, msg("choice.name", name=movement.label(r)), aliases=(load().map.by_id[r].name,))
+                for r in line_regions(state, player, field, context)]
     base = {"type": kind, **DEFAULTS.get(kind, {}), **context, "player": player}
     found = []
     for value in _values(state, player, field, context):
         action = parse(base | {name: value})
         if action is not None and accepted(state, action):
             found.append(Choice(value, _label(field, value, state)))
+    return found
+
+
+LINE_FIELDS = frozenset({"econ_orders.recruit", "econ_orders.build", "econ_start.region"})
+"""Regions for one line of an order set: a recruit (context `unit`, `n`), a build (context `city`), a W-ECONSTART
+play (context `card`)."""
+
+
+def line_regions(state: BMState, pid: int, field: str, context: dict[str, Any]) -> list[str]:
+    """The regions where the line `field` names is valid after the player's draft as it stands (BM-VAL-3: the
+    set is checked as a whole), or, for a W-ECONSTART play, accepted by `apply`."""
+    if field == "econ_start.region":
+        card = str(context.get("card", ""))
+        return [r for r in region_ids(state)
+                if accepted(state, EconStart(player=pid, plays=(EconPlay(card=card, region=r),)))]
+    draft = draft_lines(state, pid)
+    found = []
+    for region in region_ids(state):
+        try:
+            line: Line = (economy.Recruit(unit=context.get("unit", "infantry"), region=region,
+                                          n=int(context.get("n", 1)))
+                          if field == "econ_orders.recruit" else
+                          economy.Build(region=region, city=context.get("city", "city")))
+        except (TypeError, ValueError):
+            return []
+        if add_line(state, pid, draft, line) is not None:
+            found.append(region)
     return found
 
 

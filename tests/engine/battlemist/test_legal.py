@@ -114,6 +114,49 @@ def test_origins_and_units_are_only_those_that_may_still_move() -> None:
     assert legal.choices(state, 2, "move.origin", n=1, unit="infantry", path=["N01"]) == []
 
 
+def play_until(kind: str, seed: int, players: int = 3) -> BMState:
+    """A baseline game up to the first decision of `kind` (for seat 1, any seat for reactions)."""
+    state, _ = ruleset.new_game(seats(players), BMOptions(round_cap=4), seed)
+    rng = random.Random(seed)
+    baseline = ai.BaselinePolicy()
+    while not any(d.kind == kind for d in ruleset.pending(state)):
+        assert state.phase is not Phase.GAME_OVER, f"no {kind} decision came"
+        player = ruleset.pending(state)[0].player
+        state, _ = RULES.apply(state, baseline.choose(state, player, rng))
+    return state
+
+
+@pytest.mark.rule("BM-DIG-13")
+def test_hero_path_autocomplete_offers_exactly_the_legal_next_hops() -> None:
+    state = play_until("bm_hero_moves", 3)
+    pid = state.active
+    assert pid is not None
+    for hero in state.heroes_of(pid):
+        offered = [c.value for c in legal.choices(state, pid, "hero_move.path", hero=hero.number, path=[])]
+        assert offered, "a hero can always go somewhere"
+        for region in IDS:
+            move = ruleset.quest.HeroMove(player=pid, hero=hero.number, path=[region])
+            assert legal.accepted(state, move) == (region in offered), region
+        longer = [c.value for c in legal.choices(state, pid, "hero_move.path", hero=hero.number,
+                                                 path=[offered[0]])]
+        assert longer == legal.hero_hops(state, pid, hero.number, [offered[0]])
+
+
+@pytest.mark.rule("BM-DIG-6", "BM-VAL-3", "BM-REC-2")
+def test_an_order_lines_regions_are_those_where_the_line_would_be_valid() -> None:
+    state = play_until("econ_orders", 5)
+    recruit = [c.value for c in legal.choices(state, 1, "econ_orders.recruit", unit="infantry", n=1)]
+    assert state.homeland(1) in recruit
+    for region in IDS:
+        lines = (economy.Recruit(unit="infantry", region=region),)
+        assert legal.accepted(state, EconOrders(player=1, lines=lines)) == (region in recruit), region
+    assert legal.choices(state, 1, "econ_orders.recruit", unit="infantry", n=99) == []
+    built = [c.value for c in legal.choices(state, 1, "econ_orders.build", city="city")]
+    for region in IDS:
+        lines = (economy.Build(region=region),)
+        assert legal.accepted(state, EconOrders(player=1, lines=lines)) == (region in built), region
+
+
 @pytest.mark.rule("BM-DIG-6", "BM-DIG-7")
 def test_the_order_builder_locks_the_draft_as_it_stands_or_no_orders() -> None:
     state, _ = ruleset.new_game(seats(2), BMOptions(round_cap=2), 4)
