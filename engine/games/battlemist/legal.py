@@ -512,7 +512,8 @@ BUTTONS: dict[str, tuple[str, Style]] = {
 """Action type → its button's message (`bm.button.<key>`) and style."""
 MENUS = frozenset({"pick_race", "place_tile", "casualties", "rally", "battle", "encounter_hero",
                    "encounter_target", "duel", "battle_play", "battle_cast", "great_haste", "initiative",
-                   "plague_losses", "uprising_payment", "econ_start"})
+                   "plague_losses", "uprising_payment", "econ_start", "hero_move", "blink", "healing_herbs",
+                   "healing_light"})
 """Action types offered as a menu of options (one per legal action)."""
 
 

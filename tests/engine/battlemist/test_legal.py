@@ -8,7 +8,7 @@ import random
 import pytest
 
 from engine.core.errors import RuleError
-from engine.core.i18n import translate
+from engine.core.i18n import Msg, translate
 from engine.core.models import Event, to_json
 from engine.games import NAMES
 from engine.games.battlemist import ai, economy, legal, movement, ruleset
@@ -42,6 +42,25 @@ FIELDS: Fields = {
 }
 
 
+def worded(label: Msg) -> str:
+    text = translate(label.key, **label.params)
+    assert text != label.key and "{" not in text, (label, text)
+    return text
+
+
+def check_labels(state: BMState) -> None:
+    """Every button and menu is worded by the catalogue, and a decision shows at most 25 of them, each menu at
+    most 25 options (Discord's limits)."""
+    for pid in dict.fromkeys(d.player for d in ruleset.pending(state)):
+        shown = legal.controls(state, pid)
+        assert len(shown) <= 25
+        for control in shown:
+            worded(control.label)
+            assert len(control.options) <= 25
+            for option in control.options:
+                worded(option.label)
+
+
 def checked_game(options: BMOptions, players: int, seed: int, every: int = 2) -> tuple[int, int, set[str]]:
     """A game of baseline and random seats; every few positions the controls and the choices are checked."""
     state, _ = ruleset.new_game(seats(players), options, seed)
@@ -57,6 +76,7 @@ def checked_game(options: BMOptions, players: int, seed: int, every: int = 2) ->
         action = policies[decision.player].choose(state, decision.player, rng)
         if state.seq % every == 0:
             kinds |= {d.kind for d in ruleset.pending(state)}
+            check_labels(state)
             counts[0] += check_controls(RULES, state, recent)
             counts[1] += check_choices(RULES, FIELDS, state, action)
         state, recent = RULES.apply(state, action)
