@@ -138,6 +138,15 @@ class Check:
                     raise FormatError(f"troops.{region}.{pid}", "holds no unit: a player with no units in a "
                                                                 "region has no entry")
 
+    def artifacts(self) -> None:
+        """Artifacts first: a hero's maximum life depends on them."""
+        s, q = self.s, self.d.quests
+        self.f.seat_keys("artifacts", s.artifacts)
+        for pid, held in s.artifacts.items():
+            wrong = [c for c in held if c not in q.artifacts]
+            if wrong:
+                raise FormatError(f"artifacts.{pid}", f"{quoted(wrong[0])} is not an artifact of the quest deck")
+
     def heroes(self) -> None:
         s, rules = self.s, self.d.rules.hero
         seen: set[tuple[int, int]] = set()
@@ -191,6 +200,13 @@ class Check:
         for pid, hand in s.hands.items():
             self.f.count(f"hands.{pid}", len(hand), 0, d.rules.hand_limit, "cards in a hand, BM-ACT-4")
         events = {c.id for c in d.cards.events}
+        for k, card in enumerate(s.events):
+            if card not in events:
+                raise FormatError(f"events.{k}", f"{card} is not an event card")
+        for pid, hand in s.hands.items():
+            wrong = [c for c in hand if c in events]
+            if wrong:
+                raise FormatError(f"hands.{pid}", f"{wrong[0]} is an event: events are set aside, never held")
         piles = [("deck", s.deck), ("discard", s.discard), ("events", s.events),
                  *((f"hands.{pid}", h) for pid, h in s.hands.items())]
         left = Counter(action_deck(d, len(s.players)))
@@ -203,18 +219,10 @@ class Check:
                         else "more copies than the deck has"
                     raise FormatError(field, f"card {quoted(card)}: {why}")
                 left[card] -= 1
-        for k, card in enumerate(s.events):
-            if card not in events:
-                raise FormatError(f"events.{k}", f"{card} is not an event card")
-        for pid, hand in s.hands.items():
-            wrong = [c for c in hand if c in events]
-            if wrong:
-                raise FormatError(f"hands.{pid}", f"{wrong[0]} is an event: events are set aside, never held")
 
     def quests(self) -> None:
         s, q = self.s, self.d.quests
         self.f.seat_keys("quests", s.quests)
-        self.f.seat_keys("artifacts", s.artifacts)
         for pid, card in s.quests.items():
             self.active_seat(f"quests.{pid}", pid)
             if card not in q.adventure:
@@ -224,10 +232,6 @@ class Check:
                  ("quest_discard", [c for c in s.quest_discard if c != STAR]),
                  *((f"quests.{pid}", [c]) for pid, c in s.quests.items()),
                  *((f"artifacts.{pid}", a) for pid, a in s.artifacts.items())]
-        for pid, held in s.artifacts.items():
-            wrong = [c for c in held if c not in q.artifacts]
-            if wrong:
-                raise FormatError(f"artifacts.{pid}", f"{quoted(wrong[0])} is not an artifact of the quest deck")
         self.f.cards(piles, known, complete=False)
         stars = s.quest_deck.count(STAR) + s.quest_discard.count(STAR)
         if stars > q.stars:
@@ -263,7 +267,7 @@ class Check:
         if s.phase not in SETUP:
             cap = s.options.round_cap
             self.f.count("round", s.round, 1, cap or None, "rounds up to the round cap")
-        self.seats("order", s.order, active=s.phase in TURNS)
+        self.seats("order", s.order)
         if s.phase in TURNS:
             self.active_seat("active", s.active)
             if s.active not in s.order:
@@ -523,6 +527,6 @@ class Check:
 def check_position(state: BMState) -> None:
     """Raise FormatError at the first field that contradicts the map, the seats, the decks or the phase."""
     c = Check(state, load())
-    for step in (c.players, c.regions, c.troops, c.heroes, c.cities, c.stock_and_stars, c.cards, c.quests,
-                 c.round_effects, c.turn, c.records, c.someone_acts):
+    for step in (c.players, c.turn, c.regions, c.troops, c.artifacts, c.heroes, c.cities, c.stock_and_stars,
+                 c.cards, c.quests, c.round_effects, c.records, c.someone_acts):
         step()
