@@ -262,6 +262,8 @@ class Check:
 
     def turn(self) -> None:
         s = self.s
+        for k, face in enumerate(s.rng.forced):
+            self.f.count(f"rng.forced.{k}", face, 1, self.d.rules.die_sides, "a d10")
         if s.phase in SETUP and s.round != 0:
             raise FormatError("round", f"{s.round} should be 0 during setup (phase {s.phase.value})")
         if s.phase not in SETUP:

@@ -15,17 +15,19 @@ import pytest
 from pydantic import BaseModel
 
 from engine.core.errors import FormatError
-from engine.core.models import Seat, from_json, to_json
+from engine.core.models import Action, Seat, from_json, to_json
 from engine.core.rng import Rng
 from engine.games.battlemist import combat as C
 from engine.games.battlemist import initiative, ruleset
 from engine.games.battlemist.pieces import CityMark
 from engine.games.battlemist.position import check_position
+from engine.games.battlemist.quest import DuelHero, EncounterTarget, EndHeroes, HeroMove, QuestPass, pending_quest
 from engine.games.battlemist.rules import apply
 from engine.games.battlemist.state import BMOptions, BMState, Phase
 from engine.positions import read_json
 from tests.engine.battlemist.combat_kit import act, combat
 from tests.engine.battlemist.helpers import position
+from tests.engine.battlemist.quest_helpers import hero, run, step
 
 ROOT = Path(__file__).resolve().parents[3]
 DOC = (ROOT / "docs" / "battlemist-position.md").read_text(encoding="utf-8")
@@ -92,14 +94,13 @@ def test_play_goes_on_from_each_example(name: str) -> None:
 
 
 def test_the_example_actions_fight_the_battle_the_doc_tells() -> None:
-    state = load(example())
-    state.rng = Rng(state.rng).export()
-    state = from_json(BMState, {**to_json(state), "rng": {**to_json(state.rng), "forced": [9, 8]}})
+    assert "--dice 6,6" in DOC
+    state = load({**example(), "rng": {**example()["rng"], "forced": [6, 6]}})
     for data in read_json(EXAMPLES / "battlemist-actions.json"):
         state, events = apply(state, ruleset.ACTION_ADAPTER.validate_python(data))
-    taken = [e for e in events if e.type == "casualties_taken"]
-    assert [(e.player, e.step, e.kills) for e in taken] == [(202, "archery", {"infantry": 2})]
-    assert 202 not in state.troops["H-KHR"]
+    rolled = [e for e in events if e.type == "battle_dice"]
+    assert [(e.player, e.step, e.results, e.outcomes) for e in rolled] == [(303, "archery", [6, 6], ["rout", "rout"])]
+    assert [(d.player, d.kind) for d in ruleset.pending(state)] == [(303, "reroll")]
     check_position(state)
 
 
@@ -186,6 +187,7 @@ BROKEN: list[tuple[str, str, Callable[[Any], None], str, str]] = [
      "not in play"),
     ("position", "a standing order of an unknown kind", setter("combat.standing", {"101": ["pikemen"]}),
      "combat.standing.101", "at most once"),
+    ("position", "a forced face of 11", setter("rng.forced", [3, 11]), "rng.forced.1", "from 1 to 10"),
     ("position", "a round past the cap", setter("round", 11), "round", "from 1 to 10"),
     ("position", "round 0 in play", setter("round", 0), "round", "from 1 to 10"),
     ("position", "a turn twice in the order", setter("order", [202, 202, 101]), "order.1", "listed twice"),
@@ -317,6 +319,33 @@ def test_every_step_of_a_battle_round_trips_and_passes_the_check() -> None:
         kinds |= {d.kind for d in waiting}
         state, _ = act(state, C.timeout_combat(state, waiting[0].player))
     assert {"battle_order", "window_battlestart", "casualties", "window_rally"} <= kinds
+
+
+def quest_fight(state: BMState, *actions: Action) -> set[str]:
+    """Run `actions` in the quest step, checking every position on the way (the step's end is the lead's `apply`
+    going on to the movement step, which `run` leaves out); the decisions met."""
+    kinds: set[str] = set()
+    for action in actions:
+        round_trips(state)
+        kinds |= {d.kind for d in pending_quest(state)}
+        state, _ = run(state, action)
+    if state.quest_step is not None:
+        round_trips(state)
+    return kinds
+
+
+def test_every_step_of_an_encounter_and_of_a_duel_round_trips_and_passes_the_check() -> None:
+    bandits = step(heroes=[hero(1, 1, "N12")], quests={1: "QA12"}, quest_deck=["STAR"], dice=[3, 4, 7, 1, 2, 1, 8])
+    assert "bm_encounter_target" in quest_fight(bandits, HeroMove(player=1, hero=1, path=["N13"]),
+                                                QuestPass(player=1), EncounterTarget(player=1, foe=1))
+    heroes = [hero(1, 1, "N11", 2), hero(2, 1, "N11", 2), hero(2, 2, "N11", 2)]
+    duel = step(heroes=heroes, quests={1: "QA01", 2: "QA05"}, dice=[5, 6, 2, 7])
+    kinds = quest_fight(duel, EndHeroes(player=1), DuelHero(player=1, hero=1, defender=2, target=2),
+                        QuestPass(player=1), QuestPass(player=2))
+    assert {"bm_duel_window"} <= kinds
+    data = to_json(run(duel, EndHeroes(player=1), DuelHero(player=1, hero=1, defender=2, target=2))[0])
+    data["quest_step"]["fight"]["defender"] = [2, 3]
+    assert refused(data).field == "quest_step.fight.defender"
 
 
 def test_the_initiative_choices_of_large_city_owners_round_trip() -> None:
