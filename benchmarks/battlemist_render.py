@@ -1,8 +1,8 @@
 """Battlemist board benchmark: ms per render (PNG encoding included) and KB, over varied random positions.
 
 Run: python benchmarks/battlemist_render.py [--renders 60] [--seed 1]
-The rules are not playable yet, so the positions are built at random (2 to 6 players, units of several races,
-contested regions, cities, heroes, Stars, artifacts, an occupation) rather than taken from AI games. Everything
+The positions are built at random (2 to 6 players, units of several races, contested regions, cities, heroes,
+Stars, artifacts, an occupation), busier than most AI games reach. Everything
 runs in this one process, so on one core. The one-off pre-drawn picture of each set of races in play is timed
 apart.
 """
@@ -103,7 +103,7 @@ def main() -> None:
     games = []
     for k in range(5):
         state = position(rnd, 2 + k)
-        for _ in range(args.renders // 5):
+        for _ in range(max(1, args.renders // 5)):
             games.append(state)
             state = next_state(rnd, state)
     measure("games of 2–6 players, one small change between renders", games)

@@ -28,6 +28,9 @@ def run(script: str, *args: str) -> str:
     ("fingerprint.py", ["--seeds", "1"], r"14 games, fingerprint [0-9a-f]{16}"),
     ("compare.py", ["--against", ".", "--rounds", "1", "wizards_quest.py", "--games", "1"],
      r"random: [\d.]+ games/s here, [\d.]+ games/s in \.: [\d.]+×"),
+    ("battlemist.py", ["--games", "1", "--players", "3", "--rounds", "2"],
+     r"apply median \d+ µs"),
+    ("battlemist_render.py", ["--renders", "5"], r"PNG: median \d+ KB"),
     ("delivery.py", ["--games", "1", "--kills", "1", "--faults", "2"],
      r"announcements lost: 0, duplicated: 0 over 1 kills and 2 injected faults"),
 ])
