@@ -149,7 +149,7 @@ class ArtifactFound(Event):
 
 @dataclass(slots=True, kw_only=True)
 class WindowPassed(Event):
-    type: Literal["window_passed"] = "window_passed"
+    type: Literal["quest_window_passed"] = "quest_window_passed"
     player: int
     window: str
 

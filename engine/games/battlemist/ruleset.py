@@ -3,6 +3,7 @@ views. (The package registers it once its bot commands exist; see docs/adding-a-
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Annotated, Any, TypeVar, Union
@@ -33,9 +34,14 @@ def _subclasses(base: type) -> list[type]:
 def _union(base: type, extra: Sequence[type] = ()) -> TypeAdapter[Any]:
     """A discriminated union of every concrete class of `base` the Battlemist modules define (by `type`)."""
     kinds = [c for c in _subclasses(base) if c.__module__.startswith("engine.games.battlemist")
-             and "type" in getattr(c, "__dataclass_fields__", {})]
+             and "type" in getattr(c, "__dataclass_fields__", {})
+             and getattr(sys.modules[c.__module__], c.__name__, None) is c]  # not the class a slots dataclass replaced
     kinds += extra
-    by_type = {str(c.__dataclass_fields__["type"].default): c for c in kinds}  # type: ignore[attr-defined]
+    by_type: dict[str, type] = {}
+    for kind in kinds:
+        name = str(kind.__dataclass_fields__["type"].default)  # type: ignore[attr-defined]
+        if by_type.setdefault(name, kind) is not kind:
+            raise TypeError(f"{kind.__qualname__} and {by_type[name].__qualname__} share the type {name!r}")
     return TypeAdapter(Annotated[Union[tuple(by_type.values())], Field(discriminator="type")])  # noqa: UP007
 
 

@@ -41,7 +41,7 @@ def test_the_step_opens_with_the_prequest_window_then_heals_then_draws() -> None
     original = snapshot(before)
     assert [d.kind for d in pending_quest(before)] == ["bm_prequest"]
     after, events = run(before, GreatHaste(player=1, hero=1), QuestPass(player=1))
-    assert types(events) == ["card_played", "hero_hasted", "window_passed", "hero_healed", "quest_drawn",
+    assert types(events) == ["card_played", "hero_hasted", "quest_window_passed", "hero_healed", "quest_drawn",
                              "quest_started"]
     assert after.heroes[0].life == 4 and after.quests == {1: "QA10"} and after.quest_step.stage == "heroes"
     assert [d.kind for d in pending_quest(after)] == ["bm_hero_moves"]
