@@ -419,7 +419,7 @@ def begin_economy(state: BMState, rng: Rng) -> list[Event]:
     """Step 2.0: expects the Council done (this round's effects set); leaves phase ECONSTART with every seat to
     commit his W-ECONSTART plays or pass (BM-ECO-3)."""
     enter_phase(state, "econstart")
-    state.economy = Economy(step="econstart", start=Orders(seats=[p.id for p in state.players]))
+    state.economy = Economy(step="econstart", start=Orders(seats=state.active_ids()))
     return []
 
 
@@ -533,7 +533,7 @@ def harvest(state: BMState, rng: Rng) -> list[Event]:
         state.stock = {**state.stock, p.id: state.stock.get(p.id, Stock()).plus(gain)}
         events.append(Harvested(player=p.id, income=gain))
     enter_phase(state, "orders")
-    state.economy = Economy(step="orders", orders=Orders(seats=[p.id for p in state.players]))
+    state.economy = Economy(step="orders", orders=Orders(seats=state.active_ids()))
     return events
 
 

@@ -115,7 +115,7 @@ def begin_upkeep(state: BMState, rng: Rng) -> list[Event]:
     """Step 4.1: expects the individual phase and its cleanup done; leaves phase UPKEEP with every seat to submit
     and confirm his plan (BM-UPK-5)."""
     enter_phase(state, "upkeep")
-    state.economy = Economy(step="upkeep", upkeep=Orders(seats=[p.id for p in state.players]))
+    state.economy = Economy(step="upkeep", upkeep=Orders(seats=state.active_ids()))
     return []
 
 

@@ -296,9 +296,6 @@ def test_every_position_of_stand_in_play_round_trips_and_passes_the_check(player
     assert {Phase.ECONSTART, Phase.ORDERS, Phase.QUEST, Phase.MOVEMENT, Phase.UPKEEP, Phase.GAME_OVER} <= phases
 
 
-@pytest.mark.xfail(strict=True, raises=FormatError, reason="economy.py and upkeep.py open their books for every "
-                   "seat, a resigned one included (Orders(seats=[p.id for p in state.players])): his stand-in "
-                   "then orders for him; state.active_ids() would not")
 def test_a_player_who_left_leaves_a_valid_position() -> None:
     from engine.core.turns import Resign
 
