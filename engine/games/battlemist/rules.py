@@ -57,12 +57,13 @@ class GameAbandoned(Headline):
     winners: list[int]
 
 
-def _type(key: object) -> str:
+def type_of(key: object) -> str:
+    """The `type` an action or event class writes (a string is taken as the type itself)."""
     return key if isinstance(key, str) else str(key.__dataclass_fields__["type"].default)  # type: ignore[attr-defined]
 
 
 HANDLERS: dict[str, Handler] = {
-    _type(key): handler
+    type_of(key): handler
     for table in (setup.HANDLERS, council.HANDLERS, initiative.HANDLERS, quest.HANDLERS, movement.HANDLERS,
                   combat.HANDLERS,
                   {economy.EconStart: economy.econ_start, economy.EconOrders: economy.econ_orders,
@@ -72,21 +73,21 @@ HANDLERS: dict[str, Handler] = {
 }
 """Every action type → its area's handler."""
 
-ANY_TIME = frozenset({_type(council.DiscardCard), _type(combat.CasualtyOrder)})
+ANY_TIME = frozenset({type_of(council.DiscardCard), type_of(combat.CasualtyOrder)})
 """Allowed in every phase: discarding (BM-ACT-5) and standing casualty orders (BM-DIG-24)."""
-TRADES = frozenset({_type(economy.TradeOffer), _type(economy.TradeAnswer)})
+TRADES = frozenset({type_of(economy.TradeOffer), type_of(economy.TradeAnswer)})
 MOVES = frozenset(movement.HANDLERS)
 ALLOWED: dict[Phase, frozenset[str]] = {
-    Phase.DRAFT: frozenset({_type(setup.PickRace)}),
-    Phase.BUILD: frozenset({_type(setup.B.PlaceTile)}),
-    Phase.COUNCIL: frozenset(map(_type, (council.Vote, council.PlagueLosses, council.UprisingPayment))),
-    Phase.ECONSTART: frozenset({_type(economy.EconStart)}),
-    Phase.ORDERS: frozenset({_type(economy.EconOrders)}) | TRADES,
-    Phase.INITIATIVE: frozenset({_type(initiative.InitiativeMod)}),
+    Phase.DRAFT: frozenset({type_of(setup.PickRace)}),
+    Phase.BUILD: frozenset({type_of(setup.B.PlaceTile)}),
+    Phase.COUNCIL: frozenset(map(type_of, (council.Vote, council.PlagueLosses, council.UprisingPayment))),
+    Phase.ECONSTART: frozenset({type_of(economy.EconStart)}),
+    Phase.ORDERS: frozenset({type_of(economy.EconOrders)}) | TRADES,
+    Phase.INITIATIVE: frozenset({type_of(initiative.InitiativeMod)}),
     Phase.QUEST: frozenset(quest.HANDLERS),
     Phase.MOVEMENT: MOVES,
     Phase.COMBAT: frozenset(combat.HANDLERS) | MOVES,  # a move after END_MOVE is told BM_E_MOVEMENT_DONE
-    Phase.UPKEEP: frozenset({_type(upkeep.SubmitUpkeep)}) | TRADES,
+    Phase.UPKEEP: frozenset({type_of(upkeep.SubmitUpkeep)}) | TRADES,
     Phase.GAME_OVER: frozenset(),
 }
 

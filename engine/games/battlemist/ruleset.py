@@ -39,7 +39,7 @@ def _union(base: type, extra: Sequence[type] = ()) -> TypeAdapter[Any]:
     kinds += extra
     by_type: dict[str, type] = {}
     for kind in kinds:
-        name = str(kind.__dataclass_fields__["type"].default)  # type: ignore[attr-defined]
+        name = rules.type_of(kind)
         if by_type.setdefault(name, kind) is not kind:
             raise TypeError(f"{kind.__qualname__} and {by_type[name].__qualname__} share the type {name!r}")
     return TypeAdapter(Annotated[Union[tuple(by_type.values())], Field(discriminator="type")])  # noqa: UP007
