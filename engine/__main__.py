@@ -80,6 +80,8 @@ def cmd_apply(args: argparse.Namespace) -> int:
     if not isinstance(actions, list):
         raise Refused(f"{args.actions}: expected an action (a JSON object) or an array of actions")
     if args.dice:
+        if max(args.dice) > ruleset.die_sides:
+            raise Refused(f"--dice: {ruleset.title}'s dice have faces 1 to {ruleset.die_sides}")
         rng = replace(state.rng, forced=args.dice + list(state.rng.forced))
         state = replace(state, rng=rng)
     for index, data in enumerate(actions):

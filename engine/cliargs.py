@@ -49,11 +49,15 @@ def option_pair(text: str) -> tuple[str, str]:
     return name.strip(), value.strip()
 
 
+MAX_DIE = 100
+"""No game here rolls a die with more faces."""
+
+
 def dice_faces(text: str) -> list[int]:
-    """`--dice 6,5,3`: die faces from 1 to 6."""
+    """`--dice 6,5,3`: die faces from 1 up, separated by commas (the game's die size is checked later)."""
     faces = [part.strip() for part in text.split(",") if part.strip()]
-    if not all(face in {"1", "2", "3", "4", "5", "6"} for face in faces):
-        raise argparse.ArgumentTypeError(f"expected die faces from 1 to 6 separated by commas, not {text!r}")
+    if not all(face.isascii() and face.isdigit() and 1 <= int(face) <= MAX_DIE for face in faces):
+        raise argparse.ArgumentTypeError(f"expected die faces from 1 up separated by commas, not {text!r}")
     return [int(face) for face in faces]
 
 

@@ -48,6 +48,8 @@ class Ruleset(Protocol[S, Opts]):
     options_model: type[Opts]
     reaction_kinds: frozenset[str]
     """Decision kinds answered out of turn (e.g. choosing defence dice): they get the shorter reaction deadline."""
+    die_sides: int
+    """The faces of the game's dice: what `apply --dice` accepts."""
 
     def player_range(self, options: Opts) -> tuple[int, int]: ...
 

@@ -92,6 +92,48 @@ wq hand              other other other other other other other
 wq help              yes   yes   yes   yes   yes   yes   yes
 game new risk        yes   yes   yes   yes   yes   yes   yes
 game new wizards-quest yes yes  yes   yes   yes   yes   yes
+game new battlemist   yes   yes   yes   yes   yes   yes   yes
+bm choices           other other other other other other other
+bm hand              other other other other other other other
+bm region            other other other other other other other
+bm race              other other other other other other other
+bm tile              other other other other other other other
+bm play              other other other other other other other
+bm cast              other other other other other other other
+bm discard           other other other other other other other
+bm pass              other other other other other other other
+bm vote              other other other other other other other
+bm lock              other other other other other other other
+bm initiative        other other other other other other other
+bm move              other other other other other other other
+bm undo              other other other other other other other
+bm endmove           other other other other other other other
+bm orders recruit    other other other other other other other
+bm orders build      other other other other other other other
+bm orders hero       other other other other other other other
+bm orders guild      other other other other other other other
+bm orders merchant   other other other other other other other
+bm orders remove     other other other other other other other
+bm trade offer       other other other other other other other
+bm trade accept      other other other other other other other
+bm trade decline     other other other other other other other
+bm upkeep disband    other other other other other other other
+bm upkeep trade      other other other other other other other
+bm upkeep confirm    other other other other other other other
+bm quest show        other other other other other other other
+bm quest new         other other other other other other other
+bm quest move        other other other other other other other
+bm quest duel        other other other other other other other
+bm quest target      other other other other other other other
+bm quest done        other other other other other other other
+bm battle choose     other other other other other other other
+bm battle casualties other other other other other other other
+bm battle rally      other other other other other other other
+bm battle reroll     other other other other other other other
+bm battle plunder    other other other other other other other
+bm battle standing   other other other other other other other
+bm help              yes   yes   yes   yes   yes   yes   yes
+bm rules             yes   yes   yes   yes   yes   yes   yes
 game status          yes   yes   yes   yes   yes   yes   yes
 game export          yes   yes   yes   yes   yes   yes   yes
 game replay          yes   yes   yes   yes   yes   yes   yes
@@ -155,6 +197,48 @@ wq hand              no    no    yes   yes   yes   yes   no
 wq help              yes   yes   yes   yes   yes   yes   yes
 game new risk        yes   yes   yes   yes   yes   yes   yes
 game new wizards-quest yes yes  yes   yes   yes   yes   yes
+game new battlemist   yes   yes   yes   yes   yes   yes   yes
+bm choices           other other other other other other other
+bm hand              other other other other other other other
+bm region            other other other other other other other
+bm race              other other other other other other other
+bm tile              other other other other other other other
+bm play              other other other other other other other
+bm cast              other other other other other other other
+bm discard           other other other other other other other
+bm pass              other other other other other other other
+bm vote              other other other other other other other
+bm lock              other other other other other other other
+bm initiative        other other other other other other other
+bm move              other other other other other other other
+bm undo              other other other other other other other
+bm endmove           other other other other other other other
+bm orders recruit    other other other other other other other
+bm orders build      other other other other other other other
+bm orders hero       other other other other other other other
+bm orders guild      other other other other other other other
+bm orders merchant   other other other other other other other
+bm orders remove     other other other other other other other
+bm trade offer       other other other other other other other
+bm trade accept      other other other other other other other
+bm trade decline     other other other other other other other
+bm upkeep disband    other other other other other other other
+bm upkeep trade      other other other other other other other
+bm upkeep confirm    other other other other other other other
+bm quest show        other other other other other other other
+bm quest new         other other other other other other other
+bm quest move        other other other other other other other
+bm quest duel        other other other other other other other
+bm quest target      other other other other other other other
+bm quest done        other other other other other other other
+bm battle choose     other other other other other other other
+bm battle casualties other other other other other other other
+bm battle rally      other other other other other other other
+bm battle reroll     other other other other other other other
+bm battle plunder    other other other other other other other
+bm battle standing   other other other other other other other
+bm help              yes   yes   yes   yes   yes   yes   yes
+bm rules             yes   yes   yes   yes   yes   yes   yes
 game status          yes   yes   yes   yes   yes   yes   yes
 game export          yes   yes   yes   yes   yes   yes   yes
 game replay          yes   yes   yes   yes   yes   yes   yes
@@ -348,6 +432,20 @@ def options(command: str, seats: Seats) -> dict[str, Any]:
         "game vacation": {"days": 2}, "game vote": {"choice": "draw"},
         "game kick": {"player": roles["d"]}, "game replace": {"old": roles["d"], "new": x["newbie"]},
         "game deadline": {"hours": 2.0}, "board": {"view": "text"},
+        "bm region": {"region": "N06"}, "bm race": {"race": "daq"}, "bm tile": {"tile": "T1", "q": 0, "r": 0},
+        "bm play": {"card": "AC01"}, "bm cast": {"spell": "SP01"}, "bm discard": {"card": "AC01"},
+        "bm vote": {"choice": "commit"}, "bm initiative": {"change": "keep"},
+        "bm move": {"n": 1, "unit": "inf", "origin": "N06", "path": "N05"},
+        "bm orders recruit": {"unit": "infantry", "n": 1, "region": "N06"}, "bm orders build": {"region": "N06"},
+        "bm orders merchant": {"give": "grain", "amount": 2, "get": "wood"},
+        "bm trade offer": {"player": roles["d"], "give": "1 grain", "get": "1 wood"},
+        "bm trade accept": {"offer": 1}, "bm trade decline": {"offer": 1},
+        "bm upkeep disband": {"region": "N06", "what": "infantry"},
+        "bm upkeep trade": {"give": "grain", "amount": 2, "get": "wood"},
+        "bm quest move": {"hero": 1, "path": "N05"}, "bm quest duel": {"duel": "1:2:1"},
+        "bm quest target": {"monster": 1}, "bm battle choose": {"region": "N06"},
+        "bm battle rally": {"units": "1 inf"}, "bm battle plunder": {"choice": "no"},
+        "bm battle standing": {"order": "inf arch cav"}, "bm rules": {"rule": "BM-MOV-1"},
     }.get(command, {})
 
 

@@ -154,7 +154,7 @@ def write(tmp_path: Path, data: object) -> str:
 
 
 @pytest.mark.parametrize(("change", "line"), [
-    ({"game": "chess"}, 'record: game: there is no game "chess" (the games are risk, wizards_quest)'),
+    ({"game": "chess"}, 'record: game: there is no game "chess" (the games are battlemist, risk, wizards_quest)'),
     ({"format": "gm-record/2"}, 'record: format: this engine reads "gm-record/1" records, not "gm-record/2"'),
     ({"seed": "soon"}, "record: seed: Input should be a valid integer, unable to parse string as an integer"),
 ])
@@ -180,7 +180,8 @@ def test_apply_refuses_a_position_of_an_unknown_game(tmp_path: Path, capsys: pyt
     done = cli_here(capsys, "apply", "--position", write(tmp_path, position),
                     "--actions", str(EXAMPLE / "risk-actions.json"))
     assert done.returncode == 2
-    assert done.stderr == 'error: position: game: there is no game "chess" (the games are risk, wizards_quest)\n'
+    assert done.stderr == ('error: position: game: there is no game "chess" '
+                           '(the games are battlemist, risk, wizards_quest)\n')
 
 
 def test_apply_names_the_broken_field_of_a_position_without_a_traceback(tmp_path: Path) -> None:
@@ -217,3 +218,17 @@ def test_replay_names_a_substitution_without_its_new_seat(tmp_path: Path, capsys
     done = cli_here(capsys, "replay", write(tmp_path, record))
     assert (done.returncode, done.stdout) == (1, "")
     assert done.stderr == "action 0 is malformed: seat: Field required\n"
+
+
+def test_apply_takes_the_games_own_dice(capsys: pytest.CaptureFixture[str]) -> None:
+    """Battlemist rolls d10s: a 10 is a face, an 11 is refused before anything is applied; the faces decide."""
+    args = ("apply", "--position", str(EXAMPLE / "battlemist-position.json"),
+            "--actions", str(EXAMPLE / "battlemist-actions.json"))
+    high, low = cli_here(capsys, *args, "--dice", ",".join(["10"] * 40)), cli_here(capsys, *args, "--dice",
+                                                                                   ",".join(["1"] * 40))
+    assert high.returncode == 0 and low.returncode == 0, high.stderr + low.stderr
+    assert json.loads(high.stdout)["troops"] != json.loads(low.stdout)["troops"]
+    refused = cli_here(capsys, *args, "--dice", "10,11")
+    assert refused.returncode != 0 and "Battlemist's dice have faces 1 to 10" in refused.stderr
+    assert cli_here(capsys, "apply", "--position", str(EXAMPLE / "risk-position.json"), "--actions",
+                    str(EXAMPLE / "risk-actions.json"), "--dice", "7").returncode != 0

@@ -68,9 +68,11 @@ def scrambled(name: str, s: GameState, viewer: int | None, rng: random.Random) -
 
 
 def secret_cards(s: GameState, viewer: int | None) -> set[str]:
-    """The cards `viewer` must not learn: the deck and the others' hands."""
+    """The cards `viewer` must not learn: the deck and the others' hands, but for the cards he holds himself (a
+    game with several copies of a card, like Battlemist, shows him his own copy)."""
     hands: dict[int, list[str]] = getattr(s, "hands", {})
-    return {*getattr(s, "deck", []), *(c for p, cards in hands.items() if p != viewer for c in cards)}
+    others = {*getattr(s, "deck", []), *(c for p, cards in hands.items() if p != viewer for c in cards)}
+    return others - set(hands.get(viewer, []) if viewer is not None else [])
 
 
 def strings(data: Any) -> Iterator[str]:
@@ -113,7 +115,8 @@ def check_view(ruleset: Ruleset, name: str, s: GameState, viewer: int | None, rn
 def check_events(ruleset: Ruleset, name: str, s: GameState, events: list[Event], public: GameState) -> None:
     """The step's public events and their narration hold no card still secret and no secret's wording."""
     data = to_json(public)
-    secret = secret_cards(s, None) - set(strings(data))
+    revealed = secrets(name).get("revealed", lambda e: set())  # a card the step plays face up
+    secret = secret_cards(s, None) - set(strings(data)) - {c for e in events for c in revealed(e)}
     words = secrets(name)["words"](s)
     for event in events:
         if event.private_to is not None:

@@ -517,6 +517,11 @@ MENUS = frozenset({"pick_race", "place_tile", "casualties", "rally", "battle", "
 """Action types offered as a menu of options (one per legal action)."""
 
 
+def _in_menu(action: Action) -> bool:
+    """Whether an action is one option of its type's menu (locking no W-ECONSTART plays is a button)."""
+    return action.type in MENUS and not (isinstance(action, EconStart) and not action.plays)
+
+
 def describe(state: BMState, action: Action) -> Msg:
     """What an action does, as a button or menu option shows it."""
     data = {k: v for k, v in to_json(action).items() if k not in ("type", "player", "lock", "stand_in")}
@@ -534,10 +539,14 @@ def _show(value: object) -> str:
 
 def _control(state: BMState, action: Action) -> Control:
     key, style = BUTTONS.get(action.type, ("action", "secondary"))
-    data = {k: v for k, v in to_json(action).items() if k != "player"}
+    data = _data(action)
+    if isinstance(action, EconStart) and not action.plays:
+        return Control(data, msg("bm.button.lock_plays"), "success")
     if key == "action":
         return Control(data, describe(state, action), style)
     params = {k: v for k, v in data.items() if k != "type"}
+    if isinstance(action, combat.Reroll) and action.die is not None:
+        params["die"] = action.die + 1  # dice are counted from 1 where players read them
     label = msg(f"bm.button.{key}", **{k: _show(v) for k, v in params.items()})
     if action.type in ("vote", "plunder", "trade_answer"):
         yes = bool(params.get("commit", params.get("yes", params.get("accept"))))
@@ -546,14 +555,40 @@ def _control(state: BMState, action: Action) -> Control:
     return Control(data, label, style)
 
 
-def _lock_controls(state: BMState, pid: int) -> list[Action]:
-    """The order builder's buttons (BM-DIG-6, DIG-7): lock the draft as it stands, or lock no orders."""
+def _lock_controls(state: BMState, pid: int) -> list[Control]:
+    """The order builder (BM-DIG-6, DIG-7): lock the draft as it stands, or lock no orders; drop the last line;
+    a menu of the single lines that keep the set valid."""
     draft = draft_lines(state, pid)
-    found: list[Action] = [EconOrders(player=pid, lines=draft, lock=True)]
+    found = [Control(_data(EconOrders(player=pid, lines=draft, lock=True)),
+                     msg("bm.button.lock_orders", n=len(draft)), "success")]
     if draft:
-        found.append(EconOrders(player=pid, lock=True))
-        found.append(ruleset.timeout_action(state, pid))
+        found += [Control(_data(EconOrders(player=pid, lock=True)), msg("bm.button.lock_none"), "danger"),
+                  Control(_data(EconOrders(player=pid, lines=draft[:-1])), msg("bm.button.drop_order"), "secondary")]
+    lines = [(line, more) for line in line_options(state, pid) if (more := add_line(state, pid, draft, line))]
+    options = tuple(Control(_data(EconOrders(player=pid, lines=more)), line_label(line), "secondary")
+                    for line, more in lines[:MENU_MAX])
+    if options:
+        found.append(Control(options[0].action, msg("bm.menu.add_order"), "primary", options=options))
     return found
+
+
+def line_label(line: Line) -> Msg:
+    """One order line as the builder and the player's draft show it."""
+    data = {k: v for k, v in to_json(line).items() if k != "kind"}
+    if "region" in data:
+        data["region"] = movement.label(data["region"])
+    if "card" in data:
+        data["card"] = windows.card_name(data["card"])
+    if "spell" in data:
+        data["spell"] = windows.card_name(data["spell"])
+    if "unit" in data:
+        data["unit"] = msg(f"bm.movement.unit.{data['unit']}")
+    return msg(f"bm.line.{line.kind}", **data)
+
+
+def _data(action: Action) -> dict[str, Any]:
+    """An action as a control carries it: without the player (the one who presses is the player)."""
+    return {k: v for k, v in to_json(action).items() if k != "player"}
 
 
 def controls(state: BMState, player: int, recent: Sequence[Event] = ()) -> list[Control]:
@@ -562,8 +597,9 @@ def controls(state: BMState, player: int, recent: Sequence[Event] = ()) -> list[
     found: list[Control] = []
     for d in decisions_of(state, player):
         if d.kind == "econ_orders":
-            actions = _lock_controls(state, player)
-        elif d.kind == "move":
+            found += _lock_controls(state, player)
+            continue
+        if d.kind == "move":
             actions = [movement.EndMove(player=player), movement.Undo(player=player)]
         elif d.kind == "upkeep":
             actions = _upkeep(state, player)[:1]
@@ -572,10 +608,10 @@ def controls(state: BMState, player: int, recent: Sequence[Event] = ()) -> list[
         else:
             actions = decision_candidates(state, player, d)
         legal = [a for a in distinct(actions) if accepted(state, a)]
-        buttons = [a for a in legal if a.type not in MENUS]
+        buttons = [a for a in legal if not _in_menu(a)]
         menus: dict[str, list[Action]] = {}
         for a in legal:
-            if a.type in MENUS:
+            if _in_menu(a):
                 menus.setdefault(a.type, []).append(a)
         found += [_control(state, a) for a in buttons]
         for kind, options in menus.items():

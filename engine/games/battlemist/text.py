@@ -597,7 +597,7 @@ def _prompt_params(decision: Decision, state: BMState, locale: str) -> dict[str,
                                     target=hero(state, o["defender"], o["target"], locale))
                                  for o in d.get("duels", [])) or _t("none", locale)
     elif kind == "bm_encounter_target":
-        out["foes"] = ", ".join(_t("decision.bm_encounter_target.foe", locale, foe=f["foe"], name=f["name"],
+        out["foes"] = ", ".join(_t("decision.bm_encounter_target.foe", locale, foe=f["foe"] + 1, name=f["name"],
                                    life=f["life"]) for f in d.get("foes", []))
     elif kind == "casualties":
         out["hits"] = _t("hits", locale, kills=d.get("kills", 0), routs=d.get("routs", 0))
@@ -646,7 +646,7 @@ def _player_lines(s: BMState, pid: int, locale: str) -> list[str]:
     return lines
 
 
-def _region_line(s: BMState, rid: str, locale: str) -> str:
+def region_line(s: BMState, rid: str, locale: str) -> str:
     here = s.troops.get(rid, {})
     ruler = s.controller(rid)
     holders = [_t("board.controlled" if pid == ruler else "board.holder", locale, player=s.name(pid),
@@ -695,5 +695,5 @@ def text_board(state: BMState, locale: str = "en") -> str:
                         defender=s.name(b.defender.player), round=b.round))
     for p in s.players:
         lines += _player_lines(s, p.id, locale)
-    lines += [_region_line(s, rid, locale) for rid in s.regions]
+    lines += [region_line(s, rid, locale) for rid in s.regions]
     return "\n".join(lines)

@@ -27,9 +27,10 @@ class CardPlayed(Event):
 
 @dataclass(slots=True, kw_only=True)
 class CardDiscarded(Event):
+    """A card went face down onto the discard pile: which one, nobody else learns (BM-DIG-1)."""
+
     type: Literal["card_discarded"] = "card_discarded"
     player: int
-    card: str
 
 
 @dataclass(slots=True, kw_only=True)
@@ -71,7 +72,7 @@ def discard(state: BMState, pid: int, card_id: str) -> list[Event]:
     if card_id not in state.hands.get(pid, []):
         raise RuleError("BM_E_CARD_NOT_IN_HAND", card=card_name(card_id))
     _drop(state, pid, card_id)
-    return [CardDiscarded(player=pid, card=card_id)]
+    return [CardDiscarded(player=pid)]
 
 
 def _drop(state: BMState, pid: int, card_id: str) -> None:

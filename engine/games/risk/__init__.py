@@ -27,6 +27,7 @@ class RiskRuleset:
     state_model = RiskState
     options_model = RiskOptions
     reaction_kinds = frozenset({"defend"})
+    die_sides = 6
 
     def __init__(self, board: RiskMap | None = None) -> None:
         self.board = board or classic()

@@ -28,6 +28,7 @@ class WizardsQuestRuleset:
     options_model = WQOptions
     reaction_kinds: frozenset[str] = frozenset()
     """Every Wizard's Quest decision belongs to the seat whose turn it is."""
+    die_sides = 6
 
     def __init__(self, data: WQData | None = None) -> None:
         self.data = data or standard()

@@ -335,7 +335,7 @@ def test_prompts_never_tell_a_hand() -> None:
                       detail={"region": "N05", "round": 0, "cards": ["AC04"], "spells": ["SP05"]})
     text = T.prompt(window, s)
     assert "Ambush" not in text and "AC04" not in text and "N05 Three Princes" in text and "/bm pass" in text
-    discard = T.narrate(WI.CardDiscarded(player=1, card="AC15"), s)
+    discard = T.narrate(WI.CardDiscarded(player=1), s)
     assert discard == "P1 discards an action card."
 
 
@@ -411,7 +411,7 @@ def test_every_decision_kind_has_a_prompt() -> None:
         text = T.prompt(Decision(player=1, kind=kind, detail=detail), s)
         assert "{" not in text and "bm.text" not in text and "`/bm " in text, f"{kind}: {text}"
     assert T.prompt(Decision(player=1, kind="battle_order", detail=SAMPLE_DECISIONS["battle_order"]), s) == \
-        "choose your next battle (`/bm battle <region>`): N05 Three Princes and N06 Greywood"
+        "choose your next battle (`/bm battle choose <region>`): N05 Three Princes and N06 Greywood"
     casualties = T.prompt(Decision(player=1, kind="casualties", detail=SAMPLE_DECISIONS["casualties"]), s)
     assert "1 kill, 1 rout" in casualties and "2 infantry and 1 cavalry" in casualties
 
