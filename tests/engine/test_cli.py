@@ -227,7 +227,9 @@ def test_apply_takes_the_games_own_dice(capsys: pytest.CaptureFixture[str]) -> N
     high, low = cli_here(capsys, *args, "--dice", ",".join(["10"] * 40)), cli_here(capsys, *args, "--dice",
                                                                                    ",".join(["1"] * 40))
     assert high.returncode == 0 and low.returncode == 0, high.stderr + low.stderr
-    assert json.loads(high.stdout)["troops"] != json.loads(low.stdout)["troops"]
+    after = json.loads(high.stdout)
+    assert after["troops"] != json.loads(low.stdout)["troops"]
+    assert list(after["troops"]["H-KHR"]) == ["303"] and after["phase"] == "quest"  # as the README tells it
     refused = cli_here(capsys, *args, "--dice", "10,11")
     assert refused.returncode != 0 and "Battlemist's dice have faces 1 to 10" in refused.stderr
     assert cli_here(capsys, "apply", "--position", str(EXAMPLE / "risk-position.json"), "--actions",
