@@ -524,9 +524,44 @@ def _in_menu(action: Action) -> bool:
 
 def describe(state: BMState, action: Action) -> Msg:
     """What an action does, as a button or menu option shows it."""
+    told = LABELS.get(type(action))
+    if told is not None:
+        return told(state, action)
     data = {k: v for k, v in to_json(action).items() if k not in ("type", "player", "lock", "stand_in")}
     shown = ", ".join(f"{k} {_show(v)}" for k, v in data.items() if v not in (None, [], {}, ()))
+    if not shown:
+        return msg(f"bm.action.{action.type}")
     return msg("bm.button.action", action=msg(f"bm.action.{action.type}"), detail=shown)
+
+
+def _spell(spell: str) -> str:
+    known = load().cards.spell.get(spell)
+    return f"{known.name} ({spell})" if known is not None else spell
+
+
+def _units(counts: dict[str, int]) -> str:
+    return ", ".join(f"{n} {unit}" for unit, n in counts.items() if n) or "—"
+
+
+def _foe(state: BMState, action: quest.EncounterTarget) -> Msg:
+    qs = state.quest_step
+    foes = getattr(qs.fight if qs is not None else None, "foes", ())
+    name = foes[action.foe].name if 0 <= action.foe < len(foes) else "?"
+    return msg("bm.label.strike", n=action.foe + 1, name=name)
+
+
+LABELS: dict[type, Callable[[BMState, Any], Msg]] = {
+    quest.EncounterTarget: _foe,
+    quest.DuelHero: lambda s, a: msg("bm.label.duel", hero=a.hero, player=s.name(a.defender), target=a.target),
+    quest.HeroMove: lambda s, a: msg("bm.label.hero_move", hero=a.hero, path=" → ".join(a.path)),
+    combat.ChooseBattle: lambda s, a: msg("bm.label.battle", region=movement.label(a.region)),
+    combat.AssignCasualties: lambda s, a: msg("bm.label.casualties", kills=_units(a.kills), routs=_units(a.routs)),
+    combat.RallyPick: lambda s, a: msg("bm.label.rally", units=_units(a.units)),
+    combat.BattleCast: lambda s, a: msg("bm.label.cast", spell=_spell(a.spell), unit=a.unit or "none"),
+    combat.BattlePlay: lambda s, a: msg("bm.label.play", card=windows.card_name(a.card)),
+    council.UprisingPayment: lambda s, a: msg("bm.label.uprising", regions=", ".join(a.pay) or "none"),
+}
+"""Action types whose buttons and menu options read better in a sentence of their own."""
 
 
 def _show(value: object) -> str:
@@ -580,7 +615,7 @@ def line_label(line: Line) -> Msg:
     if "card" in data:
         data["card"] = windows.card_name(data["card"])
     if "spell" in data:
-        data["spell"] = windows.card_name(data["spell"])
+        data["spell"] = _spell(data["spell"])
     if "unit" in data:
         data["unit"] = msg(f"bm.movement.unit.{data['unit']}")
     return msg(f"bm.line.{line.kind}", **data)
