@@ -246,6 +246,17 @@ async def path_completer(interaction: discord.Interaction, current: str) -> list
             for c in found]
 
 
+def window_completer(spells: bool) -> Any:
+    """The cards in the user's hand (or the spells he can pay for) whose window is open for him now."""
+    async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        try:
+            state = await full_state(interaction)
+        except RuleError:
+            return []
+        return matching(current, C.playable(state, interaction.user.id, spells), locale_of(interaction))
+    return complete
+
+
 async def duel_completer(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     try:
         state = await game_state(interaction, BMState)
@@ -329,7 +340,7 @@ class BattlemistCog(commands.GroupCog, group_name="bm", group_description="Play 
     @app_commands.command(name="play", description="Play an action card in the window you are in")
     @app_commands.describe(card="A card in your hand", region="The region it targets, if any",
                            hero="The hero it is for, if any", unit="The unit type it targets, if any")
-    @app_commands.autocomplete(card=bm.field("discard.card"))
+    @app_commands.autocomplete(card=window_completer(spells=False))
     async def play_card(self, interaction: discord.Interaction, card: str, region: str | None = None,
                         hero: app_commands.Range[int, 1, 3] | None = None, unit: UNITS | None = None) -> None:
         await play(interaction, lambda s, p: C.play(s, p, card, region=region, hero=hero, unit=unit))
@@ -337,7 +348,7 @@ class BattlemistCog(commands.GroupCog, group_name="bm", group_description="Play 
     @app_commands.command(name="cast", description="Cast a spell with your Star power in the window you are in")
     @app_commands.describe(spell="A spell (SP01–SP12 or its id)", region="The region it targets, if any",
                            hero="The hero it is for, if any", unit="The unit type it targets, if any")
-    @app_commands.autocomplete(spell=bm.field("battle_cast.spell"))
+    @app_commands.autocomplete(spell=window_completer(spells=True))
     async def cast(self, interaction: discord.Interaction, spell: str, region: str | None = None,
                    hero: app_commands.Range[int, 1, 3] | None = None, unit: UNITS | None = None) -> None:
         await play(interaction, lambda s, p: C.play(s, p, spell, region=region, hero=hero, unit=unit))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import dataclasses
 import random
 from typing import Any
 
@@ -232,3 +233,18 @@ async def test_commands_at_once_are_applied_one_at_a_time_and_each_once(h: Dispa
     assert len(errors) == 1 and getattr(errors[0], "code", None) == "E_DUPLICATE", errors
     after = await bm_state(h)
     assert after.phase is Phase.ORDERS and after.seq >= s.seq + 2
+
+
+@pytest.mark.rule("BM-DIG-13", "BM-WIN-1")
+async def test_play_offers_the_cards_of_the_open_window_and_joins_the_draft(h: DispatchHarness) -> None:
+    members, _ = await two(h)
+    ada = members[0]
+    s = await to_orders(h, members)
+    s = await put_state(h, dataclasses.replace(s, hands={**s.hands, uid(ada): ["AC06", "AC04", "AC06"]}))
+    offered = await h.autocomplete("bm", "play", options={"card": ""}, focused="card", user=ada)
+    assert [c["value"] for c in offered] == ["AC06"]  # Reinforcements (W-ECONORDERS), not Ambush (a battle's)
+    assert await h.autocomplete("bm", "play", options={"card": ""}, focused="card", user=members[1]) == []
+    played = await h.slash("bm", "play", options={"card": "ac06"}, user=ada)
+    assert not played.errors
+    assert [line.kind for line in draft_lines(await bm_state(h), uid(ada))] == ["card"]
+    refused(await h.slash("bm", "play", options={"card": "AC04"}, user=ada), "Ambush")

@@ -418,3 +418,34 @@ def region_text(state: BMState, region: str, locale: str) -> str:
     yields = text.resources(economy.region_income(state, rid), locale)
     return "\n".join([text.region_line(state, rid, locale),
                       translate("bm.region.facts", locale, terrain=place.terrain, income=yields)])
+
+
+WINDOWS = {"econstart": "econstart", "econ_orders": "econorders", "bm_prequest": "prequest",
+           "bm_hero_moves": "quest", "bm_duels": "quest", "bm_encounter_window": "encounter",
+           "bm_duel_window": "encounter", "window_battlestart": "battlestart", "window_rally": "rally"}
+"""The timing window each decision holds open for its seat (the movement step's is W-MOVESTART, then
+W-INDIVIDUAL)."""
+
+
+def open_windows(state: BMState, pid: int) -> set[str]:
+    """The windows `pid` may play or cast in now."""
+    found = {WINDOWS[d.kind] for d in decisions(state, pid) if d.kind in WINDOWS}
+    if any(d.kind == "move" for d in decisions(state, pid)) and state.movement is not None:
+        found.add("movestart" if state.movement.opening else "individual")
+    return found
+
+
+def playable(state: BMState, pid: int, spells: bool) -> list[Choice]:
+    """`/bm play` and `/bm cast` autocomplete: the cards in `pid`'s hand, or the spells his Star power pays
+    for, whose window is open for him now."""
+    if pid not in state.active_ids():
+        return []
+    windows = open_windows(state, pid)
+    cards = load().cards
+    if spells:
+        power = state.stars[pid].power
+        return [Choice(s.id, msg("choice.name", name=f"{s.name} ({s.id}), {s.cost}★")) for s in cards.spells
+                if s.window in windows and s.cost <= power]
+    held = dict.fromkeys(state.hands.get(pid, []))
+    return [Choice(c, msg("choice.name", name=card_name(c))) for c in held
+            if c in cards.actions_by_id and cards.actions_by_id[c].window in windows]
