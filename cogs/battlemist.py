@@ -56,16 +56,11 @@ UNITS = Literal["infantry", "archers", "cavalry"]
 # ---------------------------------------------------------------- the private panel
 
 
-def _full(interaction: discord.Interaction) -> Any:
-    """The channel's Battlemist game as the service holds it (secrets included): the panel shows the user only
-    his own decisions, but judges them against the real position."""
-    return service_of(interaction).current(interaction.channel_id or 0)
-
-
 async def full_state(interaction: discord.Interaction) -> BMState:
-    """The whole position, after the same checks as `game_state` (a Battlemist game runs here)."""
+    """The channel's Battlemist game as the service holds it, secrets included, after the same checks as
+    `game_state`: a panel or a command shows the user only his own part, but is judged on the real position."""
     await game_state(interaction, BMState)
-    _, state = await _full(interaction)
+    _, state = await service_of(interaction).current(interaction.channel_id or 0)
     assert isinstance(state, BMState)
     return state
 

@@ -49,6 +49,52 @@ ROLES = {
     "g": "a moderator (Manage Channels) with no seat",
 }
 
+BM_ELSEWHERE = """
+bm choices           other other other other other other other
+bm hand              other other other other other other other
+bm region            other other other other other other other
+bm race              other other other other other other other
+bm tile              other other other other other other other
+bm play              other other other other other other other
+bm cast              other other other other other other other
+bm discard           other other other other other other other
+bm pass              other other other other other other other
+bm vote              other other other other other other other
+bm lock              other other other other other other other
+bm initiative        other other other other other other other
+bm move              other other other other other other other
+bm undo              other other other other other other other
+bm endmove           other other other other other other other
+bm orders recruit    other other other other other other other
+bm orders build      other other other other other other other
+bm orders hero       other other other other other other other
+bm orders guild      other other other other other other other
+bm orders merchant   other other other other other other other
+bm orders remove     other other other other other other other
+bm trade offer       other other other other other other other
+bm trade accept      other other other other other other other
+bm trade decline     other other other other other other other
+bm upkeep disband    other other other other other other other
+bm upkeep trade      other other other other other other other
+bm upkeep confirm    other other other other other other other
+bm quest show        other other other other other other other
+bm quest new         other other other other other other other
+bm quest move        other other other other other other other
+bm quest duel        other other other other other other other
+bm quest target      other other other other other other other
+bm quest done        other other other other other other other
+bm battle choose     other other other other other other other
+bm battle casualties other other other other other other other
+bm battle rally      other other other other other other other
+bm battle reroll     other other other other other other other
+bm battle plunder    other other other other other other other
+bm battle standing   other other other other other other other
+bm help              yes   yes   yes   yes   yes   yes   yes
+bm rules             yes   yes   yes   yes   yes   yes   yes
+"""
+"""The Battlemist commands in a channel that plays another game: refused for everyone, but the help and the
+rules text, which work anywhere."""
+
 # A running game in its attack phase. Lobby-only commands (join, leave, add-ai, start) are in LOBBY below.
 # Defence dice are a reaction, not a turn: with no defence pending every active seat hears E_NOTHING_PENDING
 # (the rules' check order); who may answer a pending defence is in DEFENCE below. The Wizard's Quest commands
@@ -93,47 +139,6 @@ wq help              yes   yes   yes   yes   yes   yes   yes
 game new risk        yes   yes   yes   yes   yes   yes   yes
 game new wizards-quest yes yes  yes   yes   yes   yes   yes
 game new battlemist   yes   yes   yes   yes   yes   yes   yes
-bm choices           other other other other other other other
-bm hand              other other other other other other other
-bm region            other other other other other other other
-bm race              other other other other other other other
-bm tile              other other other other other other other
-bm play              other other other other other other other
-bm cast              other other other other other other other
-bm discard           other other other other other other other
-bm pass              other other other other other other other
-bm vote              other other other other other other other
-bm lock              other other other other other other other
-bm initiative        other other other other other other other
-bm move              other other other other other other other
-bm undo              other other other other other other other
-bm endmove           other other other other other other other
-bm orders recruit    other other other other other other other
-bm orders build      other other other other other other other
-bm orders hero       other other other other other other other
-bm orders guild      other other other other other other other
-bm orders merchant   other other other other other other other
-bm orders remove     other other other other other other other
-bm trade offer       other other other other other other other
-bm trade accept      other other other other other other other
-bm trade decline     other other other other other other other
-bm upkeep disband    other other other other other other other
-bm upkeep trade      other other other other other other other
-bm upkeep confirm    other other other other other other other
-bm quest show        other other other other other other other
-bm quest new         other other other other other other other
-bm quest move        other other other other other other other
-bm quest duel        other other other other other other other
-bm quest target      other other other other other other other
-bm quest done        other other other other other other other
-bm battle choose     other other other other other other other
-bm battle casualties other other other other other other other
-bm battle rally      other other other other other other other
-bm battle reroll     other other other other other other other
-bm battle plunder    other other other other other other other
-bm battle standing   other other other other other other other
-bm help              yes   yes   yes   yes   yes   yes   yes
-bm rules             yes   yes   yes   yes   yes   yes   yes
 game status          yes   yes   yes   yes   yes   yes   yes
 game export          yes   yes   yes   yes   yes   yes   yes
 game replay          yes   yes   yes   yes   yes   yes   yes
@@ -165,7 +170,7 @@ button wq-stop       other other other other other other other
 button wq-capture    other other other other other other other
 button wq-end        other other other other other other other
 button wq-region     other other other other other other other
-"""
+""" + BM_ELSEWHERE
 
 # A running Wizard's Quest game: the pending player (e) has attacked the seat (d), so a battle is pending. Every
 # decision is the pending player's, the defender has none (WQ-DIG-2): a seat out of turn hears WQ_VAL_1, anyone
@@ -198,47 +203,6 @@ wq help              yes   yes   yes   yes   yes   yes   yes
 game new risk        yes   yes   yes   yes   yes   yes   yes
 game new wizards-quest yes yes  yes   yes   yes   yes   yes
 game new battlemist   yes   yes   yes   yes   yes   yes   yes
-bm choices           other other other other other other other
-bm hand              other other other other other other other
-bm region            other other other other other other other
-bm race              other other other other other other other
-bm tile              other other other other other other other
-bm play              other other other other other other other
-bm cast              other other other other other other other
-bm discard           other other other other other other other
-bm pass              other other other other other other other
-bm vote              other other other other other other other
-bm lock              other other other other other other other
-bm initiative        other other other other other other other
-bm move              other other other other other other other
-bm undo              other other other other other other other
-bm endmove           other other other other other other other
-bm orders recruit    other other other other other other other
-bm orders build      other other other other other other other
-bm orders hero       other other other other other other other
-bm orders guild      other other other other other other other
-bm orders merchant   other other other other other other other
-bm orders remove     other other other other other other other
-bm trade offer       other other other other other other other
-bm trade accept      other other other other other other other
-bm trade decline     other other other other other other other
-bm upkeep disband    other other other other other other other
-bm upkeep trade      other other other other other other other
-bm upkeep confirm    other other other other other other other
-bm quest show        other other other other other other other
-bm quest new         other other other other other other other
-bm quest move        other other other other other other other
-bm quest duel        other other other other other other other
-bm quest target      other other other other other other other
-bm quest done        other other other other other other other
-bm battle choose     other other other other other other other
-bm battle casualties other other other other other other other
-bm battle rally      other other other other other other other
-bm battle reroll     other other other other other other other
-bm battle plunder    other other other other other other other
-bm battle standing   other other other other other other other
-bm help              yes   yes   yes   yes   yes   yes   yes
-bm rules             yes   yes   yes   yes   yes   yes   yes
 game status          yes   yes   yes   yes   yes   yes   yes
 game export          yes   yes   yes   yes   yes   yes   yes
 game replay          yes   yes   yes   yes   yes   yes   yes
@@ -282,7 +246,7 @@ button game-resign   no    no    no    yes   yes   yes   no
 button risk-resign   other other other other other other other
 button endturn       other other other other other other other
 button trade         other other other other other other other
-"""
+""" + BM_ELSEWHERE
 
 # A lobby: (h) the host, (j) a member who joined, and a, b, g as above.
 LOBBY = """
@@ -308,7 +272,7 @@ DEFENCE_ROLES = {**ROLES, "d": "the defender, pending", "e": "the attacker, wait
 
 def table(text: str) -> dict[tuple[str, str], Answer]:
     """(role, command) → its answer, from one of the tables above."""
-    header, *rows = [line for line in text.strip().splitlines()]
+    header, *rows = [line for line in text.strip().splitlines() if line.strip()]
     roles = header.split()[1:]
     cells: dict[tuple[str, str], Answer] = {}
     for row in rows:

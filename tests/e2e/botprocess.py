@@ -72,6 +72,16 @@ class BotProcess:
         self.proc.kill()
         await self.proc.wait()
 
+    async def restart(self, fake: FakeDiscord, db: Path, last: GameSnapshot | None) -> None:
+        """Kill the bot, check that the database holds what the last answered command left, and start it again,
+        identified and its commands synced once more."""
+        await self.kill()
+        assert read_game(db) == last, "the database differs from what the last answered command left"
+        await self.start()
+        await fake.wait_until_identified(count=self.runs, timeout=STARTUP_TIMEOUT_S)
+        await fake.wait_until(lambda: sum(r.route == "sync_global" for r in fake.requests) >= self.runs,
+                              STARTUP_TIMEOUT_S, what="the command sync after the restart")
+
     async def stop(self) -> None:
         """Ask the bot to stop (SIGINT, which discord.py turns into a clean close); kill it if it takes too long."""
         proc = self.proc

@@ -25,7 +25,6 @@ from tests.discord.fakeapi import InteractionRecord, SentMessage
 from tests.discord.fakediscord import FakeDiscord
 from tests.e2e.botprocess import (
     ERROR_MARK,
-    STARTUP_TIMEOUT_S,
     STEP_TIMEOUT_S,
     TOKEN,
     Driver,
@@ -198,13 +197,7 @@ async def test_two_humans_and_an_ai_play_battlemist_to_the_end_across_a_restart(
                 assert elapsed < TIME_BUDGET_S, f"no winner after {elapsed:.0f}s ({humans.interactions} interactions)"
                 if not restarted and humans.interactions >= RESTART_AFTER:
                     restarted = True
-                    last = humans.snapshot
-                    await bot.kill()
-                    assert read_game(db) == last, "the database differs from what the last answered command left"
-                    await bot.start()
-                    await fake.wait_until_identified(count=2, timeout=STARTUP_TIMEOUT_S)
-                    await fake.wait_until(lambda: sum(r.route == "sync_global" for r in fake.requests) >= 2,
-                                          STARTUP_TIMEOUT_S, what="the second command sync")
+                    await bot.restart(fake, db, humans.snapshot)
                     await humans.press_old_panel()
                     await humans.settled()
                     continue

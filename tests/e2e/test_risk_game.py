@@ -18,14 +18,12 @@ from tests.discord.fakeapi import InteractionRecord, SentMessage
 from tests.discord.fakediscord import FakeDiscord
 from tests.discord.payloads import STRING_SELECT, iter_components
 from tests.e2e.botprocess import (
-    STARTUP_TIMEOUT_S,
     STEP_TIMEOUT_S,
     TOKEN,
     Driver,
     GameSnapshot,
     bot_env,
     integrity,
-    read_game,
     running,
 )
 
@@ -245,13 +243,7 @@ async def test_two_humans_and_an_ai_play_risk_to_the_end_across_a_restart(tmp_pa
                         current or humans.interactions >= RESTART_LATEST):
                     restarted = True
                     restart_note = f"restart after {humans.interactions} interactions at seq {humans.state.seq}"
-                    last = humans.snapshot
-                    await bot.kill()
-                    assert read_game(db) == last, "the database differs from what the last answered command left"
-                    await bot.start()
-                    await fake.wait_until_identified(count=2, timeout=STARTUP_TIMEOUT_S)
-                    await fake.wait_until(lambda: sum(r.route == "sync_global" for r in fake.requests) >= 2,
-                                          STARTUP_TIMEOUT_S, what="the second command sync")
+                    await bot.restart(fake, db, humans.snapshot)
                     if humans.first_button is not None and humans.first_button not in humans.offered:
                         await humans.press_stale_button(humans.first_button)
                     if current:
