@@ -45,9 +45,11 @@ from engine.games.battlemist import RULESET, BMState, legal
 from engine.games.battlemist import commands as C
 from engine.games.battlemist.data import RESOURCES
 from engine.games.battlemist.economy import Build, Guild, Merchant, NewHero, Recruit
+from engine.service.news import MESSAGE_LIMIT
 
 log = logging.getLogger("gamemaster.cogs.battlemist")
 ROWS = 5
+PER_ROW = 5
 """A Discord message holds at most five rows of components: five buttons to a row, or one menu."""
 RULES_TEXT = Path(__file__).resolve().parent.parent / "docs" / "rules" / "battlemist.md"
 UNITS = Literal["infantry", "archers", "cavalry"]
@@ -74,8 +76,8 @@ def panel(state: BMState, pid: int, locale: str, note: str | None = None) -> tup
     moment = C.moment(state, pid)
     buttons = [(i, c) for i, c in enumerate(controls) if not c.options]
     menus = [(i, c) for i, c in enumerate(controls) if c.options]
-    shown_buttons = buttons[: 2 * ROWS]
-    rows = -(-len(shown_buttons) // 5)
+    shown_buttons = buttons[: 2 * PER_ROW]
+    rows = -(-len(shown_buttons) // PER_ROW)
     shown_menus = menus[: max(0, ROWS - rows)]
     for i, c in shown_buttons:
         view.add_item(DoButton.of(c, moment, i, locale))
@@ -85,7 +87,7 @@ def panel(state: BMState, pid: int, locale: str, note: str | None = None) -> tup
         lines.append(translate("bm.panel.more", locale))
     if not controls and not C.decisions(state, pid):
         lines.append(translate("bm.panel.nothing", locale))
-    return "\n".join(lines)[:2000], view if view.children else None
+    return "\n".join(lines)[:MESSAGE_LIMIT], view if view.children else None
 
 
 async def show_panel(interaction: discord.Interaction, note: str | None = None) -> None:
@@ -107,13 +109,13 @@ async def choose(interaction: discord.Interaction, moment: str, index: int, opti
     """Play the control a panel offered, if the user's moment is still the one it was offered at and it is still
     the same action; otherwise show the fresh panel and apply nothing."""
     try:
+        await interaction.response.defer()  # within Discord's 3 seconds, whatever follows (BM-DIG-9)
         state = await full_state(interaction)
         pid = interaction.user.id
         action = C.offered(state, pid, legal.controls(state, pid), moment, index, option, digest)
         if action is None:
             await show_panel(interaction, translate("bm.panel.moved_on", locale_of(interaction)))
             return
-        await interaction.response.defer()
         await service_of(interaction).act(interaction.channel_id or 0, pid, action, str(interaction.id),
                                           game_name=RULESET.name)
         await show_panel(interaction, translate("bm.panel.done", locale_of(interaction)))

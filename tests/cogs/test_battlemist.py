@@ -240,10 +240,11 @@ async def test_play_offers_the_cards_of_the_open_window_and_joins_the_draft(h: D
     members, _ = await two(h)
     ada = members[0]
     s = await to_orders(h, members)
-    s = await put_state(h, dataclasses.replace(s, hands={**s.hands, uid(ada): ["AC06", "AC04", "AC06"]}))
+    bo = members[1]  # his hand holds only battle cards: nothing of it is playable in the orders
+    s = await put_state(h, dataclasses.replace(s, hands={uid(ada): ["AC06", "AC04", "AC06"], uid(bo): ["AC04"]}))
     offered = await h.autocomplete("bm", "play", options={"card": ""}, focused="card", user=ada)
     assert [c["value"] for c in offered] == ["AC06"]  # Reinforcements (W-ECONORDERS), not Ambush (a battle's)
-    assert await h.autocomplete("bm", "play", options={"card": ""}, focused="card", user=members[1]) == []
+    assert await h.autocomplete("bm", "play", options={"card": ""}, focused="card", user=bo) == []
     played = await h.slash("bm", "play", options={"card": "ac06"}, user=ada)
     assert not played.errors
     assert [line.kind for line in draft_lines(await bm_state(h), uid(ada))] == ["card"]

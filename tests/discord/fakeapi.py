@@ -250,6 +250,9 @@ class InteractionRecord:
     modal: dict | None = None
     created_at: float = 0.0
     """When the fake delivered it, on the FakeAPI's clock."""
+    edited_original: bool = False
+    """Whether the bot edited `@original` through the interaction's webhook (after a silent acknowledgement of a
+    component, that edits the message the component is on)."""
 
     @property
     def acknowledged(self) -> bool:
@@ -549,9 +552,10 @@ class FakeAPI:
         return await self.wait_until(check, timeout, what=f"the response to interaction {interaction_id}")
 
     async def wait_for_result(self, interaction_id: str, timeout: float = 5.0) -> SentMessage:
-        """Return what shows the interaction's result: its answer (a private one, a refusal), or, once the bot
-        took its "thinking…" away or acknowledged a button silently, the first message it posted in the channel
-        after the interaction (the result posted from its outbox)."""
+        """Return what shows the interaction's result: its answer (a private one, a refusal), the message its
+        component is on once the bot acknowledged it silently and then edited it, or, once the bot took its
+        "thinking…" away or acknowledged a button silently, the first message it posted in the channel after the
+        interaction (the result posted from its outbox)."""
         def check() -> SentMessage | None:
             record = self.interactions.get(interaction_id)
             if record is None or not record.callback_types:
@@ -560,7 +564,8 @@ class FakeAPI:
             if followups:
                 return followups[-1]
             original = self._messages.get(record.original_message_id or "")
-            if original is not None and record.callback_types[-1] != 6 and not original.deleted:
+            if original is not None and (record.callback_types[-1] != 6 or record.edited_original) \
+                    and not original.deleted:
                 return None if original.loading else original
             return next((m for m in self.messages(record.channel_id)
                          if m.source == "channel" and int(m.id) > int(interaction_id)), None)
@@ -720,6 +725,8 @@ class FakeAPI:
         record = self._interaction(call)
         wanted = call.ids["message_id"]
         msg = self._existing(record.original_message_id if wanted == "@original" else wanted)
+        if wanted == "@original" and call.method == "PATCH":
+            record.edited_original = True
         return self._message_action(call, msg)
 
     # ----------------------------------------------------------------- messages
