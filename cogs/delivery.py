@@ -15,19 +15,21 @@ import io
 import logging
 import time
 from collections.abc import Callable, Coroutine, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import aiohttp
 import discord
 from discord.ext import commands
 
 from cogs.common import mentions, service_of_bot, settings_of_bot
+from engine.core.i18n import translate
 from engine.core.models import Event, GameState, from_json
-from engine.games import get
+from engine.games import get, spec
 from engine.service import GameService, Post, Queued
 from engine.service.news import chunks
 
 log = logging.getLogger("gamemaster.delivery")
+T = TypeVar("T")
 
 Controls = Callable[[GameState, Sequence[Event]], discord.ui.View | None]
 """A game's buttons for the decision pending in a position (the position's recent events at hand)."""
@@ -64,8 +66,10 @@ class Delivery(commands.Cog):
         self.timeout: float = settings_of_bot(bot).post_timeout
         """A message Discord has not answered within this long is tried again (its nonce keeps it single)."""
         self._channels: dict[int, asyncio.Task[None]] = {}
-        self._sending: dict[int, asyncio.Future[discord.Message]] = {}
+        self._sending: dict[int, asyncio.Future[Any]] = {}
         """Each channel's last message sent (one at a time per channel), which may outlive the post that gave up."""
+        self._unpinnable: set[int] = set()
+        """Games whose board message Discord would not pin (this run does not ask again)."""
         self._wake = asyncio.Event()
         self._sweeper: asyncio.Task[None] | None = None
         self.service.on_posts(self.deliver)
@@ -135,6 +139,10 @@ class Delivery(commands.Cog):
                     allowed_mentions=mentions(set(post.pings)), nonce=f"{row.id}.{index}"))
                 sent.append(message.id)
                 await self.service.post_sent(row, sent)
+            if post.state is not None and spec(post.game).pinned_board:  # after the story, so it reads first
+                board = png or await self.service.picture(post.game, row.id, post.state, post.events, post.away)
+                if board:
+                    await self._pinned(channel, row, board)
             await self.service.post_delivered(row, sent)
             return True
         except discord.HTTPException as err:
@@ -147,8 +155,34 @@ class Delivery(commands.Cog):
         await self.service.post_sent(row, sent, retry_in=backoff(row.attempts + 1))
         return False
 
-    async def _send(self, channel: discord.PartialMessageable,
-                    sending: Coroutine[Any, Any, discord.Message]) -> discord.Message:
+    async def _pinned(self, channel: discord.PartialMessageable, row: Queued, png: bytes) -> None:
+        """Show `png` in the game's pinned board message: edited in place, or posted and pinned when there is none
+        yet (or it was deleted). Pinning is a courtesy: without the permission the message is still kept up to
+        date. A crash between posting and recording it posts nothing twice: the post's nonce finds it again."""
+        game = spec(row.post.game)
+        caption = translate("board.pinned", game=game.title)
+        known = await self.service.board_message(row.game_id)
+        message: discord.Message | None = None
+        if known is not None:
+            with contextlib.suppress(discord.NotFound):
+                message = await self._send(channel, channel.get_partial_message(known).edit(
+                    content=caption, attachments=[discord.File(io.BytesIO(png), filename="board.png")]))
+        if message is None:
+            message = await self._send(channel, channel.send(
+                caption, files=[discord.File(io.BytesIO(png), filename="board.png")], nonce=f"b{row.id}",
+                allowed_mentions=discord.AllowedMentions.none()))
+            await self.service.board_posted(row.game_id, message.id)
+        if message.pinned or row.game_id in self._unpinnable:
+            return
+        try:
+            await self._send(channel, message.pin(reason=f"{game.title}: the board, kept up to date"))
+        except discord.HTTPException as err:
+            if not never(err):
+                raise  # Discord had a moment: the post is tried again, board first
+            self._unpinnable.add(row.game_id)  # no permission, or the channel's pins are full: not asked again
+            log.info("the board of game %s in channel %s stays unpinned: %s", row.game_id, row.channel_id, err)
+
+    async def _send(self, channel: discord.PartialMessageable, sending: Coroutine[Any, Any, T]) -> T:
         """Send one message, waiting at most `timeout` for Discord's answer (TimeoutError after that). A send
         that takes longer is left to end by itself, not cancelled: cancelled while it sleeps out a global rate
         limit, discord.py never lifts that limit, and the bot could post nothing more anywhere."""

@@ -35,6 +35,9 @@ class GameSpec:
     """The prefix of the rule IDs (e.g. `RISK`) that docs/rules/<slug>.md defines and the tests are marked with."""
     variant_option: str | None = None
     """The option whose value names the variant in messages, such as Risk's `mode` (None: the game's title)."""
+    pinned_board: bool = False
+    """Besides the pictures in its posts, the channel keeps one pinned message with the board as it stands, edited
+    in place after every change (Battlemist's BM-DIG-17)."""
 
     @property
     def name(self) -> str:

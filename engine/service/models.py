@@ -149,6 +149,7 @@ class Queued:
     """A post waiting in the outbox for its channel, with how far its delivery got."""
 
     id: int
+    game_id: int
     channel_id: int
     post: Post
     attempts: int

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from engine.core.events import changes_board
 from engine.core.models import to_json
+from engine.games import spec
 from engine.service.board import Boards
 from engine.service.models import Outcome, Post, Queued
 from engine.service.news import Table, Told, compose
@@ -60,8 +61,9 @@ class Posts(Boards):
         else:  # the buttons read them (the last attack's front)
             events = [to_json(e) for m in moves for e in m.events if e.private_to is None] if deciding \
                 else []
+        shown = picture or deciding or spec(ruleset.name).pinned_board  # a pinned board shows every change
         post = Post(game=ruleset.name, messages=messages, pings=sorted(pings | set(also_ping)),
-                    state=to_json(public) if public is not None and (picture or deciding) else None,
+                    state=to_json(public) if public is not None and shown else None,
                     events=events, away=sorted(s.id for s in lobby.seats if lobby.absent(s.id)), picture=picture,
                     controls=deciding)
         waiting = [d.player for d in ruleset.pending(state)] if state is not None else list(game.waiting)
@@ -88,8 +90,9 @@ class Posts(Boards):
     async def next_post(self, channel_id: int) -> Queued | None:
         """The channel's oldest post not yet delivered (each channel's posts go out in order)."""
         row = await self.store.next_post(channel_id)
-        return None if row is None else Queued(id=row.id, channel_id=row.channel_id, post=Post.of(row.payload),
-                                              attempts=row.attempts, sent=list(row.sent), next_try=row.next_try)
+        return None if row is None else Queued(id=row.id, game_id=row.game_id, channel_id=row.channel_id,
+                                              post=Post.of(row.payload), attempts=row.attempts, sent=list(row.sent),
+                                              next_try=row.next_try)
 
     async def next_retry(self) -> float | None:
         return await self.store.next_retry()
@@ -115,6 +118,14 @@ class Posts(Boards):
     async def last_delivered(self, channel_id: int) -> int | None:
         """The id of the last message delivered to the channel (where a post a crash cut off is looked for)."""
         return await self.store.last_delivered(channel_id)
+
+    async def board_message(self, game_id: int) -> int | None:
+        """The message that shows the game's board, for a game whose board is kept in one pinned message."""
+        return await self.store.board_message(game_id)
+
+    async def board_posted(self, game_id: int, message_id: int) -> None:
+        """The game's board is now shown in `message_id` (a new one: the last was deleted, or there was none)."""
+        await self.store.set_board_message(game_id, message_id)
 
     async def parked(self, channel_id: int) -> list[str]:
         """Why the channel's parked posts could not be delivered."""

@@ -127,6 +127,13 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX outbox_parked ON outbox(channel_id, id) WHERE parked IS NOT NULL;
     CREATE INDEX outbox_delivered ON outbox(channel_id, id) WHERE delivered_at IS NOT NULL;
     """,
+    # 7: the message that shows a game's board, edited in place after every change (a pinned board)
+    """
+    CREATE TABLE boards (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        message_id INTEGER NOT NULL
+    );
+    """,
 )
 INTERACTIONS_KEPT = 7 * 86400.0
 """How long a command's interaction id is remembered: Discord re-delivers an interaction within minutes."""
@@ -582,3 +589,14 @@ class SqliteStore:
         rows = await self._all("SELECT id, parked FROM outbox WHERE channel_id = ? AND parked IS NOT NULL "
                                "ORDER BY id", (channel_id,))
         return [(int(post_id), str(reason)) for post_id, reason in rows]
+
+    async def board_message(self, game_id: int) -> int | None:
+        """The message that shows the game's board, edited in place (None before the first)."""
+        row = await self._one("SELECT message_id FROM boards WHERE game_id = ?", (game_id,))
+        return int(row[0]) if row else None
+
+    async def set_board_message(self, game_id: int, message_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute("INSERT INTO boards (game_id, message_id) VALUES (?, ?) "
+                             "ON CONFLICT (game_id) DO UPDATE SET message_id = excluded.message_id",
+                             (game_id, message_id))

@@ -31,6 +31,10 @@ NONCE_WINDOW_S = 120.0
 """How long `enforce_nonce` finds an earlier message; Discord says "the past few minutes", so the fake takes the
 short end: a retry that relies on the dedupe for longer than this is not safe on Discord either."""
 NONCE_MAX_LENGTH = 25
+MAX_PINS = 250
+"""Pinned messages a channel may hold (Discord: 250)."""
+CHANNEL_PINNED_MESSAGE = 6
+"""The message type of the notice Discord posts when a message is pinned."""
 RATE_LIMIT_SCOPES = ("user", "shared", "global")
 
 
@@ -250,9 +254,6 @@ class InteractionRecord:
     modal: dict | None = None
     created_at: float = 0.0
     """When the fake delivered it, on the FakeAPI's clock."""
-    edited_original: bool = False
-    """Whether the bot edited `@original` through the interaction's webhook (after a silent acknowledgement of a
-    component, that edits the message the component is on)."""
 
     @property
     def acknowledged(self) -> bool:
@@ -359,6 +360,9 @@ class FakeAPI:
             ("GET", message, "message_get", self._channel_message),
             ("PATCH", message, "message_edit", self._channel_message),
             ("DELETE", message, "message_delete", self._channel_message),
+            ("PUT", rf"{channel}/messages/pins/(?P<message_id>{_ID})", "pin", self._pin),
+            ("DELETE", rf"{channel}/messages/pins/(?P<message_id>{_ID})", "unpin", self._pin),
+            ("GET", rf"{channel}/messages/pins", "pins", self._pins),
             ("PUT", rf"{message}/reactions/(?P<emoji>[^/]+)/@me", "reaction_add", self._no_content),
             ("DELETE", rf"{message}/reactions/(?P<emoji>[^/]+)/@me", "reaction_remove", self._no_content),
             ("POST", rf"{channel}/typing", "typing", self._no_content),
@@ -552,10 +556,9 @@ class FakeAPI:
         return await self.wait_until(check, timeout, what=f"the response to interaction {interaction_id}")
 
     async def wait_for_result(self, interaction_id: str, timeout: float = 5.0) -> SentMessage:
-        """Return what shows the interaction's result: its answer (a private one, a refusal), the message its
-        component is on once the bot acknowledged it silently and then edited it, or, once the bot took its
-        "thinking…" away or acknowledged a button silently, the first message it posted in the channel after the
-        interaction (the result posted from its outbox)."""
+        """Return what shows the interaction's result: its answer (a private one, a refusal), or, once the bot
+        took its "thinking…" away or acknowledged a button silently, the first message it posted in the channel
+        after the interaction (the result posted from its outbox)."""
         def check() -> SentMessage | None:
             record = self.interactions.get(interaction_id)
             if record is None or not record.callback_types:
@@ -564,8 +567,7 @@ class FakeAPI:
             if followups:
                 return followups[-1]
             original = self._messages.get(record.original_message_id or "")
-            if original is not None and (record.callback_types[-1] != 6 or record.edited_original) \
-                    and not original.deleted:
+            if original is not None and record.callback_types[-1] != 6 and not original.deleted:
                 return None if original.loading else original
             return next((m for m in self.messages(record.channel_id)
                          if m.source == "channel" and int(m.id) > int(interaction_id)), None)
@@ -725,8 +727,6 @@ class FakeAPI:
         record = self._interaction(call)
         wanted = call.ids["message_id"]
         msg = self._existing(record.original_message_id if wanted == "@original" else wanted)
-        if wanted == "@original" and call.method == "PATCH":
-            record.edited_original = True
         return self._message_action(call, msg)
 
     # ----------------------------------------------------------------- messages
@@ -869,6 +869,28 @@ class FakeAPI:
         if msg.channel_id != call.ids["channel_id"] or msg.ephemeral:
             raise FakeHTTPError(404, 10008, "Unknown Message")
         return self._message_action(call, msg)
+
+    def _pin(self, call: Call) -> Reply:
+        """PUT/DELETE /channels/{id}/messages/pins/{id}: as on Discord, a new pin also posts the channel's "pinned
+        a message" notice (a system message, type 6), and a channel holds at most MAX_PINS pins."""
+        msg = self._existing(call.ids["message_id"])
+        if msg.channel_id != call.ids["channel_id"] or msg.ephemeral:
+            raise FakeHTTPError(404, 10008, "Unknown Message")
+        if call.method == "DELETE" or msg.payload.get("pinned"):
+            msg.payload["pinned"] = call.method == "PUT"
+            return Reply(204)
+        if sum(1 for m in self.messages(msg.channel_id) if m.payload.get("pinned")) >= MAX_PINS:
+            raise FakeHTTPError(400, 30003, "Maximum number of pins reached")
+        msg.payload["pinned"] = True
+        notice = self._create(msg.channel_id, {"message_reference": {"message_id": msg.id}}, {}, source="system")
+        notice.payload["type"] = CHANNEL_PINNED_MESSAGE
+        return Reply(204)
+
+    def _pins(self, call: Call) -> Reply:
+        """GET /channels/{id}/messages/pins: the pinned messages, newest first."""
+        pinned = [m for m in reversed(self.messages(call.ids["channel_id"])) if m.payload.get("pinned")]
+        return Reply(200, {"items": [{"pinned_at": payloads.now_iso(), "message": m.payload} for m in pinned],
+                           "has_more": False})
 
     # --------------------------------------------------------- other resources
 

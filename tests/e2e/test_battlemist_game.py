@@ -21,7 +21,7 @@ from engine.games.battlemist import RULESET, BMState, commands, legal
 from engine.games.battlemist import economy as E
 from engine.games.battlemist import movement as M
 from engine.games.battlemist.state import Phase
-from tests.discord.fakeapi import InteractionRecord, SentMessage
+from tests.discord.fakeapi import CHANNEL_PINNED_MESSAGE, InteractionRecord, SentMessage
 from tests.discord.fakediscord import FakeDiscord
 from tests.e2e.botprocess import (
     ERROR_MARK,
@@ -160,14 +160,21 @@ class Humans(Driver):
         assert self.old_panel is not None
         message, custom_id, pid = self.old_panel
         before = self.refresh()
+        shown = self.fake.message(message["id"])
+        assert shown is not None and shown.ephemeral
+        edits = shown.edits
         if custom_id.startswith("bm:pick:"):
             found = next(c for row in message["components"] for c in row["components"] if c["custom_id"] == custom_id)
             value = found["options"][0]["value"]
             record = await self.fake.select(custom_id, [value], message=message, user=self.members[pid])
         else:
             record = await self.fake.button(custom_id, message=message, user=self.members[pid])
-        answer = await self.answer(record, "old panel", public=False)
-        assert MOVED_ON in answer.content, answer.content
+        self.interactions += 1
+        self.used["old panel"] += 1
+        await self.fake.wait_until(lambda: shown.edits > edits or self.refused(record), STEP_TIMEOUT_S,
+                                   what="the old panel's update")  # acknowledged silently, then edited in place
+        assert not self.refused(record), self.refused(record)
+        assert MOVED_ON in shown.content, shown.content
         assert self.refresh() == before
 
 
@@ -218,6 +225,12 @@ async def test_two_humans_and_an_ai_play_battlemist_to_the_end_across_a_restart(
             await fake.wait_until(crowned, STEP_TIMEOUT_S, what="the announcement of the winner")
             public = [m for m in fake.messages(channel) if not m.ephemeral]
             assert any(m.files for m in public), "the board was posted as a picture"
+            [board] = [m for m in public if m.payload.get("pinned")]  # BM-DIG-17: one board, kept up to date
+            assert board.content.startswith("📌") and board.edits > 10 and [f.filename for f in board.files] == [
+                "board.png"]
+            assert sum(m.payload["type"] == CHANNEL_PINNED_MESSAGE for m in public) == 1, "pinned more than once"
+            last = next(m for m in reversed(public) if "🏆" in m.content)
+            assert not last.files or last.files[0].data == board.files[0].data, "the pinned board is the final one"
             assert any("locked their economy orders" in m.content for m in public)
             assert not any("Your hand" in m.content or "Your orders draft" in m.content for m in public)
             used = humans.used

@@ -89,5 +89,5 @@ class BattlemistRuleset:
 
 RULESET = BattlemistRuleset()
 SPEC = GameSpec(RULESET, aliases=("bm",), renderer="renderer.battlemist", cog="cogs.battlemist", rule_prefix="BM",
-                summarised=("board", "races", "round_cap"))
+                summarised=("board", "races", "round_cap"), pinned_board=True)
 __all__ = ["RULESET", "SPEC", "BMOptions", "BMState", "BattlemistRuleset"]
