@@ -437,3 +437,17 @@ def test_a_player_who_leaves_no_longer_holds_the_council_up() -> None:
     assert C.council_over(plague) and plague.units("N06", 2).archers == 4
     idle = council()
     assert C.leave_council(idle, 1, Rng(idle.rng)) == []
+
+
+@pytest.mark.rule("BM-COU-13", "BM-SIM-5", "BM-DIG-19")
+def test_an_unlocked_event_choice_stands_at_the_deadline() -> None:
+    state = voting("EV2", dice=(9, 8, 7, 6), troops=PLAGUE_TROOPS)
+    state, _ = cast(state, False, False, False, False)
+    draft, _ = run(state, C.choose_plague, C.PlagueLosses(player=1, removals={"N05": {"cavalry": 2}}, lock=False))
+    assert C.timeout_council(draft, 1) == C.PlagueLosses(player=1, removals={"N05": {"cavalry": 2}})
+    assert C.timeout_council(draft, 2) == C.PlagueLosses(player=2)
+    uprising = voting("EV5", dice=(9, 8, 7, 6), troops=UPRISING_TROOPS, stock={1: {"grain": 2}, 2: {"grain": 1}})
+    uprising, _ = cast(uprising, True, True, True, True)
+    paid, _ = run(uprising, C.pay_uprising, C.UprisingPayment(player=1, pay=["N05"], lock=False))
+    assert C.timeout_council(paid, 1) == C.UprisingPayment(player=1, pay=["N05"])
+    assert C.timeout_council(paid, 2) == C.UprisingPayment(player=2)
