@@ -100,9 +100,8 @@ GATE: Gate[Phase] = Gate({phase: kinds | ANY_TIME for phase, kinds in ALLOWED.it
 
 
 def _game_over(state: BMState) -> RuleError | None:
-    if state.phase is not Phase.GAME_OVER:
-        return None
-    return RuleError("E_GAME_OVER", winner=", ".join(state.name(w) for w in state.winners or []) or "nobody")
+    """Once the game is over every command is in the wrong phase (BM-VAL-4: the spec has no code of its own)."""
+    return wrong_phase(state.phase) if state.phase is Phase.GAME_OVER else None
 
 
 SEATING: Seating[BMState] = Seating(_game_over, not_seated="BM_E_NOT_IN_GAME", out="BM_E_NOT_IN_GAME")

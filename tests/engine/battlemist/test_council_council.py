@@ -451,3 +451,18 @@ def test_an_unlocked_event_choice_stands_at_the_deadline() -> None:
     paid, _ = run(uprising, C.pay_uprising, C.UprisingPayment(player=1, pay=["N05"], lock=False))
     assert C.timeout_council(paid, 1) == C.UprisingPayment(player=1, pay=["N05"])
     assert C.timeout_council(paid, 2) == C.UprisingPayment(player=2)
+
+
+@pytest.mark.rule("BM-VIC-4", "BM-VAL-4")
+def test_after_the_game_every_command_is_in_the_wrong_phase() -> None:
+    from engine.core.turns import Resign
+    from engine.games.battlemist.rules import apply
+
+    over = position(FOUR, phase=Phase.GAME_OVER, active=None, winners=[2], hands={1: ["AC01"]})
+    before = snapshot(over)
+    for action in (C.Vote(player=1, commit=True), C.DiscardCard(player=1, card="AC01"), Resign(player=3)):
+        with pytest.raises(RuleError) as info:
+            apply(over, action)
+        assert info.value.code == "BM_E_WRONG_PHASE", action
+        assert info.value.message == "That is not possible now: the game is in game over/game_over."
+    assert snapshot(over) == before
