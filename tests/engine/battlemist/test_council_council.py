@@ -16,6 +16,7 @@ from tests.engine.battlemist.council_tools import of, run, step
 from tests.engine.battlemist.helpers import DATA, position, snapshot
 
 FOUR = ("DAQ", "ORC", "DWA", "KHR")
+FOUR_IDS = (1, 2, 3, 4)
 
 
 def council(races: tuple[str, ...] = FOUR, **fields: object) -> BMState:
@@ -466,3 +467,16 @@ def test_after_the_game_every_command_is_in_the_wrong_phase() -> None:
         assert info.value.code == "BM_E_WRONG_PHASE", action
         assert info.value.message == "That is not possible now: the game is in game over/game_over."
     assert snapshot(over) == before
+
+
+@pytest.mark.rule("BM-VIC-2", "BM-VIC-3")
+def test_the_final_ranking_follows_the_victory_order_counting_the_homeland() -> None:
+    from engine.games.battlemist import ruleset
+
+    stars = {1: Stars(owned=1), 2: Stars(owned=2), 3: Stars(owned=3), 4: Stars(owned=2)}
+    troops = {"N05": {2: {"infantry": 1}}, "N08": {4: {"infantry": 1}}, "N09": {4: {"infantry": 1}},
+              "H-KHR": {1: {"infantry": 1}}}
+    state = position(FOUR, phase=Phase.GAME_OVER, active=None, winners=[3], stars=stars, troops=troops,
+                     occupied={"H-KHR": 1})
+    assert [C.regions_held(state, pid) for pid in FOUR_IDS] == [1, 2, 1, 2]
+    assert ruleset.ranking(state) == [3, 2, 4, 1]
