@@ -14,7 +14,7 @@ from engine.core.players import seat_cycle
 from engine.core.rng import Rng
 from engine.games.battlemist.board import Hex, adjacency, around
 from engine.games.battlemist.data import load
-from engine.games.battlemist.dice import rank_by_rolls
+from engine.games.battlemist.dice import first_by_rolls
 from engine.games.battlemist.phases import wrong_phase
 
 if TYPE_CHECKING:
@@ -93,8 +93,8 @@ def begin_build(state: BMState, rng: Rng) -> list[Event]:
     rng.shuffle(tiles)
     centre = dict(zip(tiles[:3], CENTRE, strict=True))
     ids = [p.id for p in state.players]
-    ranked, events = rank_by_rolls(rng, ids, "build_order")
-    order = seat_cycle(ids, ranked[0])
+    first, events = first_by_rolls(rng, ids, "build_order")
+    order = seat_cycle(ids, first)
     dealt = {pid: tiles[3 + k::len(order)] for k, pid in enumerate(order)}
     state.phase = Phase.BUILD
     state.regions = sorted(centre)

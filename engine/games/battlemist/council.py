@@ -728,10 +728,12 @@ def council_decisions(state: BMState) -> list[Decision]:
 
 
 def timeout_council(state: BMState, pid: int) -> Action:
-    """The stand-in (BM-DIG-19): abstain; in a private choice the BM-COU-13 defaults (nothing chosen, locked)."""
+    """The stand-in (BM-DIG-19): abstain; in a private choice his unlocked draft, checked when he made it (reference
+    ruling 12), else the BM-COU-13 defaults (nothing chosen), locked."""
     council = state.council
     if council is not None and council.choices is not None:
+        draft = council.choices.drafts.get(pid) or Losses()
         if council.card == "EV2":
-            return PlagueLosses(player=pid)
-        return UprisingPayment(player=pid)
+            return PlagueLosses(player=pid, removals=draft.removals)
+        return UprisingPayment(player=pid, pay=draft.pay)
     return Vote(player=pid, commit=False)

@@ -31,8 +31,8 @@ def d10(rng: Rng) -> int:
 
 
 def rank_by_rolls(rng: Rng, ids: Sequence[int], purpose: str) -> tuple[list[int], list[Event]]:
-    """`ids` ordered by a d10 each, highest first; tied players re-roll among themselves (BM-A-9, BM-A-11,
-    BM-BLD-9) until every place is fixed. Returns the order and one `Rolled` event per die."""
+    """`ids` ordered by a d10 each, highest first; tied players re-roll among themselves (BM-A-9, BM-A-11)
+    until every place is fixed. Returns the order and one `Rolled` event per die."""
     events: list[Event] = []
     rolls: dict[int, int] = {}
     for pid in ids:
@@ -48,3 +48,16 @@ def rank_by_rolls(rng: Rng, ids: Sequence[int], purpose: str) -> tuple[list[int]
             order += sub
             events += more
     return order, events
+
+
+def first_by_rolls(rng: Rng, ids: Sequence[int], purpose: str) -> tuple[int, list[Event]]:
+    """Who of `ids` rolls highest on a d10; only those tied for the highest roll again (BM-BLD-9). Returns him and
+    one `Rolled` event per die."""
+    events: list[Event] = []
+    while True:
+        rolls = {pid: d10(rng) for pid in ids}
+        events += [Rolled(purpose=purpose, player=pid, dice=[rolls[pid]]) for pid in ids]
+        top = max(rolls.values())
+        ids = [pid for pid in ids if rolls[pid] == top]
+        if len(ids) == 1:
+            return ids[0], events

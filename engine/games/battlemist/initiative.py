@@ -145,5 +145,6 @@ def initiative_decisions(state: BMState) -> list[Decision]:
 
 
 def timeout_initiative(state: BMState, pid: int) -> InitiativeMod:
-    """The stand-in keeps his roll (BM-DIG-19)."""
-    return InitiativeMod(player=pid, change=0)
+    """The stand-in locks his unlocked draft (reference ruling 12), else keeps his roll (BM-DIG-19)."""
+    ini = state.initiative
+    return InitiativeMod(player=pid, change=(ini.choices.drafts.get(pid) if ini is not None else None) or 0)

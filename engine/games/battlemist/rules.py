@@ -97,12 +97,23 @@ def _wrong_phase(phase: Phase, kind: str, allowed: object = ()) -> RuleError:
 
 
 GATE: Gate[Phase] = Gate({phase: kinds | ANY_TIME for phase, kinds in ALLOWED.items()}, _wrong_phase)
+TURN_STEPS = (Phase.QUEST, Phase.MOVEMENT, Phase.COMBAT)
+TURN = ALLOWED[Phase.QUEST] | ALLOWED[Phase.MOVEMENT] | ALLOWED[Phase.COMBAT]
+"""The commands of a player's own individual turn (BM-A-28)."""
+
+
+def _gate(state: BMState, action: Action) -> None:
+    """The phase gate (BM-VAL-0 group 1). A command of another step of the individual turn is the wrong phase for
+    the active player, but from anyone else it is not his turn (BM-RND-4, the reference's ruling 3)."""
+    if (state.phase in TURN_STEPS and action.player != state.active and action.type in TURN
+            and action.type not in ALLOWED[state.phase]):
+        raise RuleError("BM_E_NOT_YOUR_TURN", player=state.name(state.active))
+    GATE.check(state.phase, action.type)
 
 
 def _game_over(state: BMState) -> RuleError | None:
-    if state.phase is not Phase.GAME_OVER:
-        return None
-    return RuleError("E_GAME_OVER", winner=", ".join(state.name(w) for w in state.winners or []) or "nobody")
+    """Once the game is over every command is in the wrong phase (BM-VAL-4: the spec has no code of its own)."""
+    return wrong_phase(state.phase) if state.phase is Phase.GAME_OVER else None
 
 
 SEATING: Seating[BMState] = Seating(_game_over, not_seated="BM_E_NOT_IN_GAME", out="BM_E_NOT_IN_GAME")
@@ -115,7 +126,7 @@ def apply(state: BMState, action: Action) -> tuple[BMState, list[Event]]:
     rng = Rng(s.rng)
     events: list[Event] = []
     if not SEATING.admit(s, action, lambda pid, by: events.extend(leave(s, pid, by, rng))):
-        GATE.check(s.phase, action.type)
+        _gate(s, action)
         events += HANDLERS[action.type](s, action, rng)
     events += advance(s, rng)
     s.rng = rng.export()

@@ -140,9 +140,10 @@ def winners(state: BMState) -> list[int] | None:
 
 
 def ranking(state: BMState) -> list[int]:
-    """The winners, then by the victory order (BM-VIC-2): Stars, large cities, controlled regions."""
+    """The winners, then by the victory order (BM-VIC-2): Stars, large cities, controlled regions (the homeland
+    counted, as for the victory itself)."""
     won = set(state.winners or [])
     return [p.id for p in sorted(state.players, key=lambda p: (
         p.id not in won, p.status != "active", -state.stars[p.id].owned, -state.large_cities(p.id),
-        -len(state.controlled(p.id))))]
+        -council.regions_held(state, p.id)))]
 

@@ -215,3 +215,16 @@ def test_tiles_are_alike_and_the_timeout_prefers_neutral_tiles() -> None:
 def test_wrong_phase() -> None:
     state = position(("DAQ", "ORC"), phase=Phase.COUNCIL)
     assert refused(state, 1, "N01", 0, 0).code == "BM_E_WRONG_PHASE"
+
+
+@pytest.mark.rule("BM-BLD-9", "BM-DIE-4")
+def test_only_a_tie_for_the_highest_roll_is_rolled_again() -> None:
+    state = position(("DAQ", "ORC", "DWA", "KHR"), phase=Phase.DRAFT, round=0, dice=[9, 5, 5, 2, 7])
+    state, events = step(state, B.begin_build)
+    assert [(e.player, e.dice[0]) for e in of(events, Rolled)] == [(1, 9), (2, 5), (3, 5), (4, 2)]
+    assert state.build is not None and state.build.order == [1, 2, 3, 4] and state.rng.forced == [7]
+    tied = position(("DAQ", "ORC", "DWA", "KHR"), phase=Phase.DRAFT, round=0, dice=[8, 8, 8, 3, 6, 6, 2, 4, 9])
+    tied, events = step(tied, B.begin_build)
+    assert [(e.player, e.dice[0]) for e in of(events, Rolled)] == [
+        (1, 8), (2, 8), (3, 8), (4, 3), (1, 6), (2, 6), (3, 2), (1, 4), (2, 9)]
+    assert tied.build is not None and tied.build.order == [2, 3, 4, 1] and not tied.rng.forced

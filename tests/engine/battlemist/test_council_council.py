@@ -16,6 +16,7 @@ from tests.engine.battlemist.council_tools import of, run, step
 from tests.engine.battlemist.helpers import DATA, position, snapshot
 
 FOUR = ("DAQ", "ORC", "DWA", "KHR")
+FOUR_IDS = (1, 2, 3, 4)
 
 
 def council(races: tuple[str, ...] = FOUR, **fields: object) -> BMState:
@@ -437,3 +438,45 @@ def test_a_player_who_leaves_no_longer_holds_the_council_up() -> None:
     assert C.council_over(plague) and plague.units("N06", 2).archers == 4
     idle = council()
     assert C.leave_council(idle, 1, Rng(idle.rng)) == []
+
+
+@pytest.mark.rule("BM-COU-13", "BM-SIM-5", "BM-DIG-19")
+def test_an_unlocked_event_choice_stands_at_the_deadline() -> None:
+    state = voting("EV2", dice=(9, 8, 7, 6), troops=PLAGUE_TROOPS)
+    state, _ = cast(state, False, False, False, False)
+    draft, _ = run(state, C.choose_plague, C.PlagueLosses(player=1, removals={"N05": {"cavalry": 2}}, lock=False))
+    assert C.timeout_council(draft, 1) == C.PlagueLosses(player=1, removals={"N05": {"cavalry": 2}})
+    assert C.timeout_council(draft, 2) == C.PlagueLosses(player=2)
+    uprising = voting("EV5", dice=(9, 8, 7, 6), troops=UPRISING_TROOPS, stock={1: {"grain": 2}, 2: {"grain": 1}})
+    uprising, _ = cast(uprising, True, True, True, True)
+    paid, _ = run(uprising, C.pay_uprising, C.UprisingPayment(player=1, pay=["N05"], lock=False))
+    assert C.timeout_council(paid, 1) == C.UprisingPayment(player=1, pay=["N05"])
+    assert C.timeout_council(paid, 2) == C.UprisingPayment(player=2)
+
+
+@pytest.mark.rule("BM-VIC-4", "BM-VAL-4")
+def test_after_the_game_every_command_is_in_the_wrong_phase() -> None:
+    from engine.core.turns import Resign
+    from engine.games.battlemist.rules import apply
+
+    over = position(FOUR, phase=Phase.GAME_OVER, active=None, winners=[2], hands={1: ["AC01"]})
+    before = snapshot(over)
+    for action in (C.Vote(player=1, commit=True), C.DiscardCard(player=1, card="AC01"), Resign(player=3)):
+        with pytest.raises(RuleError) as info:
+            apply(over, action)
+        assert info.value.code == "BM_E_WRONG_PHASE", action
+        assert info.value.message == "That is not possible now: the game is in game over/game_over."
+    assert snapshot(over) == before
+
+
+@pytest.mark.rule("BM-VIC-2", "BM-VIC-3")
+def test_the_final_ranking_follows_the_victory_order_counting_the_homeland() -> None:
+    from engine.games.battlemist import ruleset
+
+    stars = {1: Stars(owned=1), 2: Stars(owned=2), 3: Stars(owned=3), 4: Stars(owned=2)}
+    troops = {"N05": {2: {"infantry": 1}}, "N08": {4: {"infantry": 1}}, "N09": {4: {"infantry": 1}},
+              "H-KHR": {1: {"infantry": 1}}}
+    state = position(FOUR, phase=Phase.GAME_OVER, active=None, winners=[3], stars=stars, troops=troops,
+                     occupied={"H-KHR": 1})
+    assert [C.regions_held(state, pid) for pid in FOUR_IDS] == [1, 2, 1, 2]
+    assert ruleset.ranking(state) == [3, 2, 4, 1]

@@ -135,3 +135,13 @@ def test_a_player_who_leaves_drops_out_of_initiative() -> None:
     other, events = run(state, lambda s, a, rng: I.leave_initiative(s, 1, rng), I.InitiativeMod(player=1, change=0))
     assert not events and other.initiative is not None and 1 not in other.initiative.rolls
     assert I.leave_initiative(gone, 3, Rng(gone.rng)) == []
+
+
+@pytest.mark.rule("BM-INI-1", "BM-SIM-5", "BM-DIG-19")
+def test_an_unlocked_initiative_choice_stands_at_the_deadline() -> None:
+    state, _ = rolled([3, 4, 7, 5], troops=HOLDERS, cities=LARGE)
+    assert I.timeout_initiative(state, 2) == I.InitiativeMod(player=2, change=0)
+    draft, _ = run(state, I.choose_initiative, I.InitiativeMod(player=2, change=2, lock=False))
+    assert I.timeout_initiative(draft, 2) == I.InitiativeMod(player=2, change=2)
+    done, _ = run(draft, I.choose_initiative, I.timeout_initiative(draft, 2))
+    assert done.order == [3, 2, 4, 1]
