@@ -33,7 +33,7 @@ from pydantic import Field
 
 from engine.core import orders
 from engine.core.errors import RuleError
-from engine.core.i18n import Msg, msg
+from engine.core.i18n import Msg, msg, translate
 from engine.core.models import Action, Decision, Event, copier
 from engine.core.orders import Orders
 from engine.core.rng import Rng
@@ -783,16 +783,29 @@ def evaluate(state: BMState, pid: int, lines: tuple[Line, ...]) -> Plan:
     return _Evaluation(state, pid, lines).run()
 
 
+class OrdersError(RuleError):
+    """A faulty order set (BM-VAL-3, BM-A-39). Its code is its first faulty line's, a §6 code like any other
+    command's; its message (`BM_E_ORDERS`) names every faulty line. `problems` lists them for programs (each a
+    `bm.orders.line` message with `line`, 1-based, and `error`), `lines` is their text, one after another."""
+
+    def __init__(self, errors: dict[int, RuleError]) -> None:
+        problems = [msg("bm.orders.line", line=i + 1, error=Msg(e.code, e.params)) for i, e in sorted(errors.items())]
+        text = problems[-1]
+        for problem in reversed(problems[:-1]):
+            text = msg("bm.orders.then", first=problem, rest=text)
+        super().__init__(problems[0].params["error"].key, n=len(problems), problems=problems, lines=text)
+
+    @property
+    def message(self) -> str:
+        return translate("BM_E_ORDERS", **self.params)
+
+    def localized(self, locale: str) -> str:
+        return translate("BM_E_ORDERS", locale=locale, **self.params)
+
+
 def orders_error(plan: Plan) -> RuleError | None:
-    """BM_E_ORDERS, naming every faulty line (1-based) with its error (BM-A-39): `problems` lists them for programs
-    (each a `bm.orders.line` message with `line` and `error`), `lines` is their text, one sentence after another."""
-    if not plan.errors:
-        return None
-    problems = [msg("bm.orders.line", line=i + 1, error=Msg(e.code, e.params)) for i, e in sorted(plan.errors.items())]
-    text = problems[-1]
-    for problem in reversed(problems[:-1]):
-        text = msg("bm.orders.then", first=problem, rest=text)
-    return RuleError("BM_E_ORDERS", n=len(problems), problems=problems, lines=text)
+    """The set's faults as one error, or None if every line holds."""
+    return OrdersError(plan.errors) if plan.errors else None
 
 
 def econ_orders(state: BMState, action: EconOrders, rng: Rng) -> list[Event]:

@@ -45,7 +45,7 @@ def problems(state: BMState, *lines: E.Line) -> list[tuple[int, str]]:
     try:
         submit(copy(state), 1, *lines)
     except RuleError as err:
-        assert err.code == "BM_E_ORDERS" and snapshot(state) == before
+        assert err.code == err.params["problems"][0].params["error"].key and snapshot(state) == before
         return [(p.params["line"], p.params["error"].key) for p in err.params["problems"]]
     return []
 
@@ -303,6 +303,21 @@ def test_a_set_reports_every_faulty_line_each_with_its_first_error_in_the_check_
         "Your orders have 4 errors: (line 1) You need 9 wood, 18 iron but have 7 wood, 7 iron. (line 2) You do not "
         "hold Skilled Smiths (AC08). (line 3) Rally the Troops (AC05) can only be played before a rally roll "
         "(W-RALLY). (line 6) You may recruit 1 hero per round and have at most 3.")
+
+
+@pytest.mark.rule("BM-VAL-3", "BM-VAL-4", "BM-A-39")
+def test_a_faulty_set_is_refused_with_the_catalogue_code_of_its_first_faulty_line() -> None:
+    """The set's code is a §6 code, so a program reads the fault as it would for any other command; the message
+    still names every faulty line."""
+    state = at_orders(stock={1: {"wood": 9, "iron": 9}})
+    with pytest.raises(RuleError) as err:
+        submit(copy(state), 1, Recruit(unit="infantry", region="H-DAQ", n=4))
+    assert err.value.code == "BM_E_PLACEMENT_LIMIT"
+    assert str(err.value) == ("BM_E_PLACEMENT_LIMIT: Your orders have 1 error: (line 1) Homeland: Knights of Daqan "
+                              "(H-DAQ) can take 3 new unit(s) this round; you placed 4.")
+    with pytest.raises(RuleError) as err:
+        submit(copy(state), 1, Recruit(unit="cavalry", region="H-DAQ", n=3), NewHero(), NewHero())
+    assert err.value.code == "BM_E_INSUFFICIENT_RESOURCES" and err.value.params["n"] == 2
 
 
 @pytest.mark.rule("BM-ECO-2", "BM-SIM-2", "BM-SIM-1", "BM-SIM-3")
