@@ -511,13 +511,16 @@ def income(state: BMState, pid: int) -> dict[str, int]:
 
 def harvest(state: BMState, rng: Rng) -> list[Event]:
     """Steps 2.0 reveal and 2.1 (automatic): every W-ECONSTART play is carried out together (cards discarded,
-    spells paid, BM-ECO-3), every player receives his income from the supply, and the order book opens."""
+    spells paid, BM-ECO-3), but a card its player no longer holds; every player receives his income from the
+    supply, and the order book opens."""
     eco = state.economy
     assert eco is not None and eco.start is not None
     events: list[Event] = []
     effects = state.effects
     for pid, plays in orders.reveal(eco.start):
         for play in plays or ():
+            if not play.card.startswith("SP") and play.card not in state.hands.get(pid, []):
+                continue  # discarded since it was committed (BM-ACT-5): not played (project ruling)
             if play.card.startswith("SP"):
                 events += windows.cast(state, pid, play.card, "econstart", f"r{state.round}:econstart")[1]
             else:

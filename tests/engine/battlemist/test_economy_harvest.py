@@ -166,6 +166,22 @@ def test_a_timeout_locks_the_legal_draft_of_econstart_plays() -> None:
     assert E.timeout_econstart(state, 2).plays == ()
 
 
+@pytest.mark.rule("BM-ECO-3", "BM-ACT-5")
+def test_a_committed_card_discarded_before_the_reveal_is_not_played_and_the_harvest_goes_on() -> None:
+    """Project ruling: a player may still discard a card he committed; it is then not played, and the last lock
+    still reveals the others' plays and runs the harvest."""
+    state = council(troops={"N20": {1: {"infantry": 1}}, "N22": {2: {"infantry": 1}}},
+                    hands={1: ["AC07", "AC07"], 2: ["AC07"]})
+    commit(state, 1, play("AC07", "N20"), play("AC07", "N20"))
+    commit(state, 2, play("AC07", "N22"), lock=False)
+    state.hands = {**state.hands, 1: ["AC07"]}  # one copy discarded (BM-ACT-5)
+    events = commit(state, 2, play("AC07", "N22"))
+    income = {e.player: e.income for e in events if isinstance(e, E.Harvested)}
+    assert income[1]["grain"] == 3 + 2 * 2 and income[2]["grain"] == 3 + 2 * 2
+    assert state.effects.bountiful == ["N20", "N22"] and state.hands == {1: [], 2: []}
+    assert [e.player for e in events if isinstance(e, E.HarvestBoosted)] == [1, 2]
+
+
 @pytest.mark.rule("BM-SIM-4")
 def test_nobody_sees_another_players_draft() -> None:
     state = council(troops={"N20": {1: {"infantry": 1}}}, hands={1: ["AC07"]})

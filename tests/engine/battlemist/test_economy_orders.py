@@ -384,6 +384,19 @@ def test_reinforcements_ac06_raise_the_homeland_limit_by_2() -> None:
     assert state.effects.reinforcements == [1]
 
 
+@pytest.mark.rule("BM-ECO-5", "BM-ACT-5")
+def test_a_locked_sets_card_discarded_before_the_reveal_is_not_played_nor_what_needed_it() -> None:
+    """Project ruling: the lines that needed the discarded card are left out like faulty lines; the rest stands."""
+    state = at_orders(hands={1: ["AC06", "AC12"]})
+    submit(state, 1, PlayCard(card="AC06"), Recruit(unit="infantry", region="H-DAQ", n=4), PlayCard(card="AC12"),
+           NewHero())
+    state.hands = {**state.hands, 1: ["AC12"]}  # AC06 discarded (BM-ACT-5)
+    submit(state, 2)
+    assert state.units("H-DAQ", 1).counts() == {"giant": 1} and E.economy_finished(state)
+    assert [h.owner for h in state.heroes] == [1]
+    assert state.discard == ["AC12"] and state.effects.reinforcements == []
+
+
 def test_skilled_smiths_ac08_save_1_iron_on_3_recruited_units() -> None:
     state = at_orders(stock={1: {"wood": 5, "iron": 6}}, hands={1: ["AC08"]}, troops={"N20": {1: {"infantry": 1}}},
                       cities={"N20": LARGE})
