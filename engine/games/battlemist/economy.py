@@ -950,12 +950,13 @@ def _closed(state: BMState, *pids: int) -> None:
 
 
 def trade_offer(state: BMState, action: TradeOffer, rng: Rng) -> list[Event]:
-    """[OPT] Offer a player trade (BM-TRD-2, TRD-5, TRD-7): only resources, only while both are unlocked."""
+    """[OPT] Offer a player trade (BM-TRD-2, TRD-5, TRD-7): only resources, only in the order step and maintenance
+    while both are unlocked (in any other step trading is closed for him, §6)."""
     if not state.options.player_trades:
         raise RuleError("BM_E_TRADES_OFF")
     pid, other = action.player, action.to
-    if state.economy is None or state.economy.step not in ("orders", "upkeep"):
-        raise _wrong_phase(state)
+    if not _trading_open(state, pid):
+        raise RuleError("BM_E_TRADE_PARTNER_LOCKED", player=state.name(pid))
     if other == pid or other not in [p.id for p in state.players]:
         raise RuleError("BM_E_TRADE_SELF")
     _closed(state, pid, other)
