@@ -531,10 +531,10 @@ def harvest(state: BMState, rng: Rng) -> list[Event]:
                 effects = replace(effects, bountiful=[*effects.bountiful, play.region])
             events.append(HarvestBoosted(player=pid, card=play.card, region=play.region))
     state.effects = effects
-    for p in state.players:
-        gain = income(state, p.id)
-        state.stock = {**state.stock, p.id: state.stock.get(p.id, Stock()).plus(gain)}
-        events.append(Harvested(player=p.id, income=gain))
+    for pid in state.active_ids():  # one who left the table gets nothing (ruling 32)
+        gain = income(state, pid)
+        state.stock = {**state.stock, pid: state.stock.get(pid, Stock()).plus(gain)}
+        events.append(Harvested(player=pid, income=gain))
     enter_phase(state, "orders")
     state.economy = Economy(step="orders", orders=Orders(seats=state.active_ids()))
     return events

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -58,6 +59,15 @@ def test_every_players_income_is_announced_publicly() -> None:
     state = council(troops={"N20": {1: {"infantry": 1}}})
     events = [e for e in commit(state, 1) + commit(state, 2) if isinstance(e, E.Harvested)]
     assert [(e.player, e.private_to) for e in events] == [(1, None), (2, None)]
+
+
+def test_a_player_who_has_left_the_table_harvests_nothing() -> None:
+    """Ruling 32: his homeland stays as an empty region; only the seats still playing are paid."""
+    state = copy(position(("DAQ", "ORC", "ELF"), phase=Phase.COUNCIL))
+    state.players = [replace(p, status="resigned") if p.id == 3 else p for p in state.players]
+    E.begin_economy(state, Rng(state.rng))
+    events = commit(state, 1) + commit(state, 2)
+    assert [e.player for e in events if isinstance(e, E.Harvested)] == [1, 2] and state.stock[3] == Stock()
 
 
 @pytest.mark.rule("BM-HOM-3", "BM-HOM-7")
