@@ -629,6 +629,9 @@ class _Evaluation:
                     error = check(line)
                     if error is not None:
                         self.plan.errors[i] = error
+        valid = [line for i, line in enumerate(self.lines) if i not in self.plan.errors]
+        self.plan.cards = [line.card for line in valid if isinstance(line, PlayCard)]  # a hire that fails is not
+        self.plan.spells = [line.spell for line in valid if isinstance(line, CastSpell)]  # played (ruling 36)
         return self.plan
 
     def pay(self, cost: dict[str, int]) -> RuleError | None:
@@ -643,7 +646,6 @@ class _Evaluation:
                 card, _ = windows.play(self.scratch, self.pid, line.card, "econorders")
             except RuleError as error:
                 return error
-            self.plan.cards.append(line.card)
             self.bonus.placement += card.placement or 0
             self.bonus.smith_units += card.units or 0
             self.bonus.saving = dict(card.saving) or self.bonus.saving
@@ -654,7 +656,6 @@ class _Evaluation:
                 windows.cast(self.scratch, self.pid, line.spell, "econorders", f"r{self.s.round}:econorders")
             except RuleError as error:
                 return error
-            self.plan.spells.append(line.spell)
         return None
 
     def trade(self, line: Line) -> RuleError | None:
@@ -700,7 +701,7 @@ class _Evaluation:
                 return RuleError("BM_E_UNKNOWN_REGION", x=line.region)
             return self.place(line.region, line.unit, line.n, self.recruit_cost(line))
         monster = None
-        if isinstance(line, PlayCard) and line.card in self.plan.cards:
+        if isinstance(line, PlayCard):
             card = load().cards.actions_by_id[line.card]
             monster, cost = card.monster, dict(card.cost)
         elif isinstance(line, CastSpell):

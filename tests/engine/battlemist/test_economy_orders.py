@@ -395,6 +395,12 @@ def test_a_locked_sets_card_discarded_before_the_reveal_is_not_played_nor_what_n
     assert state.units("H-DAQ", 1).counts() == {"giant": 1} and E.economy_finished(state)
     assert [h.owner for h in state.heroes] == [1]
     assert state.discard == ["AC12"] and state.effects.reinforcements == []
+    state = at_orders(stock={1: {"grain": 3, "wood": 3, "iron": 6}}, hands={1: ["AC06", "AC12"]})
+    submit(state, 1, PlayCard(card="AC06"), Recruit(unit="infantry", region="H-DAQ", n=3), PlayCard(card="AC12"))
+    state.hands = {**state.hands, 1: ["AC12"]}
+    submit(state, 2)  # the Giant would be a 4th new unit: AC12 is left out, neither played nor paid
+    assert state.units("H-DAQ", 1).counts() == {"infantry": 3} and state.hands[1] == ["AC12"]
+    assert state.stock[1] == Stock(grain=3, iron=3) and state.discard == []
 
 
 def test_skilled_smiths_ac08_save_1_iron_on_3_recruited_units() -> None:
