@@ -13,14 +13,8 @@ The phase runs on `engine.core.orders` books kept in one record, `state.economy`
 Orders are checked by `evaluate`, which also yields the plan that resolution carries out, so a set is resolved
 exactly as it was accepted.
 
-Rulings where the spec is silent:
-* A faulty line is left out of the later lines' checks: it pays nothing and fills no placement limit, so every
-  line's error stands on its own; but a second hero or Guild line breaks its once-per-round limit even when the
-  first is faulty. Cards and spells are checked first, as their effects reach lines listed before them.
-* Skilled Smiths saves on the first army units recruited, not on hired monsters; Master Builders prices the
-  first city or large city listed.
-* Player trades are open in the order step and in maintenance while both players are unlocked; an offer lapses
-  when either locks, and is checked again when accepted.
+Rulings where the spec is silent (docs/rules/battlemist.md §19): the order-set details (37), a card discarded
+after it was committed (36), and a trade offer's lifetime (38).
 """
 
 from __future__ import annotations
