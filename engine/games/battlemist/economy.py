@@ -13,14 +13,8 @@ The phase runs on `engine.core.orders` books kept in one record, `state.economy`
 Orders are checked by `evaluate`, which also yields the plan that resolution carries out, so a set is resolved
 exactly as it was accepted.
 
-Rulings where the spec is silent:
-* A faulty line is left out of the later lines' checks: it pays nothing and fills no placement limit, so every
-  line's error stands on its own; but a second hero or Guild line breaks its once-per-round limit even when the
-  first is faulty. Cards and spells are checked first, as their effects reach lines listed before them.
-* Skilled Smiths saves on the first army units recruited, not on hired monsters; Master Builders prices the
-  first city or large city listed.
-* Player trades are open in the order step and in maintenance while both players are unlocked; an offer lapses
-  when either locks, and is checked again when accepted.
+Rulings where the spec is silent (docs/rules/battlemist.md §19): the order-set details (37), a card discarded
+after it was committed (36), and a trade offer's lifetime (38).
 """
 
 from __future__ import annotations
@@ -33,7 +27,7 @@ from pydantic import Field
 
 from engine.core import orders
 from engine.core.errors import RuleError
-from engine.core.i18n import Msg, msg
+from engine.core.i18n import Msg, msg, translate
 from engine.core.models import Action, Decision, Event, copier
 from engine.core.orders import Orders
 from engine.core.rng import Rng
@@ -511,13 +505,16 @@ def income(state: BMState, pid: int) -> dict[str, int]:
 
 def harvest(state: BMState, rng: Rng) -> list[Event]:
     """Steps 2.0 reveal and 2.1 (automatic): every W-ECONSTART play is carried out together (cards discarded,
-    spells paid, BM-ECO-3), every player receives his income from the supply, and the order book opens."""
+    spells paid, BM-ECO-3), but a card its player no longer holds; every player receives his income from the
+    supply, and the order book opens."""
     eco = state.economy
     assert eco is not None and eco.start is not None
     events: list[Event] = []
     effects = state.effects
     for pid, plays in orders.reveal(eco.start):
         for play in plays or ():
+            if not play.card.startswith("SP") and play.card not in state.hands.get(pid, []):
+                continue  # discarded since it was committed (BM-ACT-5): not played (project ruling)
             if play.card.startswith("SP"):
                 events += windows.cast(state, pid, play.card, "econstart", f"r{state.round}:econstart")[1]
             else:
@@ -528,10 +525,10 @@ def harvest(state: BMState, rng: Rng) -> list[Event]:
                 effects = replace(effects, bountiful=[*effects.bountiful, play.region])
             events.append(HarvestBoosted(player=pid, card=play.card, region=play.region))
     state.effects = effects
-    for p in state.players:
-        gain = income(state, p.id)
-        state.stock = {**state.stock, p.id: state.stock.get(p.id, Stock()).plus(gain)}
-        events.append(Harvested(player=p.id, income=gain))
+    for pid in state.active_ids():  # one who left the table gets nothing (ruling 32)
+        gain = income(state, pid)
+        state.stock = {**state.stock, pid: state.stock.get(pid, Stock()).plus(gain)}
+        events.append(Harvested(player=pid, income=gain))
     enter_phase(state, "orders")
     state.economy = Economy(step="orders", orders=Orders(seats=state.active_ids()))
     return events
@@ -626,6 +623,9 @@ class _Evaluation:
                     error = check(line)
                     if error is not None:
                         self.plan.errors[i] = error
+        valid = [line for i, line in enumerate(self.lines) if i not in self.plan.errors]
+        self.plan.cards = [line.card for line in valid if isinstance(line, PlayCard)]  # a hire that fails is not
+        self.plan.spells = [line.spell for line in valid if isinstance(line, CastSpell)]  # played (ruling 36)
         return self.plan
 
     def pay(self, cost: dict[str, int]) -> RuleError | None:
@@ -640,7 +640,6 @@ class _Evaluation:
                 card, _ = windows.play(self.scratch, self.pid, line.card, "econorders")
             except RuleError as error:
                 return error
-            self.plan.cards.append(line.card)
             self.bonus.placement += card.placement or 0
             self.bonus.smith_units += card.units or 0
             self.bonus.saving = dict(card.saving) or self.bonus.saving
@@ -651,7 +650,6 @@ class _Evaluation:
                 windows.cast(self.scratch, self.pid, line.spell, "econorders", f"r{self.s.round}:econorders")
             except RuleError as error:
                 return error
-            self.plan.spells.append(line.spell)
         return None
 
     def trade(self, line: Line) -> RuleError | None:
@@ -697,7 +695,7 @@ class _Evaluation:
                 return RuleError("BM_E_UNKNOWN_REGION", x=line.region)
             return self.place(line.region, line.unit, line.n, self.recruit_cost(line))
         monster = None
-        if isinstance(line, PlayCard) and line.card in self.plan.cards:
+        if isinstance(line, PlayCard):
             card = load().cards.actions_by_id[line.card]
             monster, cost = card.monster, dict(card.cost)
         elif isinstance(line, CastSpell):
@@ -783,16 +781,29 @@ def evaluate(state: BMState, pid: int, lines: tuple[Line, ...]) -> Plan:
     return _Evaluation(state, pid, lines).run()
 
 
+class OrdersError(RuleError):
+    """A faulty order set (BM-VAL-3, BM-A-39). Its code is its first faulty line's, a §6 code like any other
+    command's; its message (`BM_E_ORDERS`) names every faulty line. `problems` lists them for programs (each a
+    `bm.orders.line` message with `line`, 1-based, and `error`), `lines` is their text, one after another."""
+
+    def __init__(self, errors: dict[int, RuleError]) -> None:
+        problems = [msg("bm.orders.line", line=i + 1, error=Msg(e.code, e.params)) for i, e in sorted(errors.items())]
+        text = problems[-1]
+        for problem in reversed(problems[:-1]):
+            text = msg("bm.orders.then", first=problem, rest=text)
+        super().__init__(problems[0].params["error"].key, n=len(problems), problems=problems, lines=text)
+
+    @property
+    def message(self) -> str:
+        return translate("BM_E_ORDERS", **self.params)
+
+    def localized(self, locale: str) -> str:
+        return translate("BM_E_ORDERS", locale=locale, **self.params)
+
+
 def orders_error(plan: Plan) -> RuleError | None:
-    """BM_E_ORDERS, naming every faulty line (1-based) with its error (BM-A-39): `problems` lists them for programs
-    (each a `bm.orders.line` message with `line` and `error`), `lines` is their text, one sentence after another."""
-    if not plan.errors:
-        return None
-    problems = [msg("bm.orders.line", line=i + 1, error=Msg(e.code, e.params)) for i, e in sorted(plan.errors.items())]
-    text = problems[-1]
-    for problem in reversed(problems[:-1]):
-        text = msg("bm.orders.then", first=problem, rest=text)
-    return RuleError("BM_E_ORDERS", n=len(problems), problems=problems, lines=text)
+    """The set's faults as one error, or None if every line holds."""
+    return OrdersError(plan.errors) if plan.errors else None
 
 
 def econ_orders(state: BMState, action: EconOrders, rng: Rng) -> list[Event]:
@@ -934,12 +945,13 @@ def _closed(state: BMState, *pids: int) -> None:
 
 
 def trade_offer(state: BMState, action: TradeOffer, rng: Rng) -> list[Event]:
-    """[OPT] Offer a player trade (BM-TRD-2, TRD-5, TRD-7): only resources, only while both are unlocked."""
+    """[OPT] Offer a player trade (BM-TRD-2, TRD-5, TRD-7): only resources, only in the order step and maintenance
+    while both are unlocked (in any other step trading is closed for him, §6)."""
     if not state.options.player_trades:
         raise RuleError("BM_E_TRADES_OFF")
     pid, other = action.player, action.to
-    if state.economy is None or state.economy.step not in ("orders", "upkeep"):
-        raise _wrong_phase(state)
+    if not _trading_open(state, pid):
+        raise RuleError("BM_E_TRADE_PARTNER_LOCKED", player=state.name(pid))
     if other == pid or other not in [p.id for p in state.players]:
         raise RuleError("BM_E_TRADE_SELF")
     _closed(state, pid, other)

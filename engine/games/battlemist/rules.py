@@ -73,21 +73,22 @@ HANDLERS: dict[str, Handler] = {
 }
 """Every action type → its area's handler."""
 
-ANY_TIME = frozenset({type_of(council.DiscardCard), type_of(combat.CasualtyOrder)})
-"""Allowed in every phase: discarding (BM-ACT-5) and standing casualty orders (BM-DIG-24)."""
 TRADES = frozenset({type_of(economy.TradeOffer), type_of(economy.TradeAnswer)})
+ANY_TIME = frozenset({type_of(council.DiscardCard), type_of(combat.CasualtyOrder)}) | TRADES
+"""Allowed in every phase: discarding (BM-ACT-5) and standing casualty orders (BM-DIG-24); player trades, which
+say themselves when trading is closed (BM_E_TRADE_PARTNER_LOCKED, BM-TRD-5)."""
 MOVES = frozenset(movement.HANDLERS)
 ALLOWED: dict[Phase, frozenset[str]] = {
     Phase.DRAFT: frozenset({type_of(setup.PickRace)}),
     Phase.BUILD: frozenset({type_of(setup.B.PlaceTile)}),
     Phase.COUNCIL: frozenset(map(type_of, (council.Vote, council.PlagueLosses, council.UprisingPayment))),
     Phase.ECONSTART: frozenset({type_of(economy.EconStart)}),
-    Phase.ORDERS: frozenset({type_of(economy.EconOrders)}) | TRADES,
+    Phase.ORDERS: frozenset({type_of(economy.EconOrders)}),
     Phase.INITIATIVE: frozenset({type_of(initiative.InitiativeMod)}),
     Phase.QUEST: frozenset(quest.HANDLERS),
     Phase.MOVEMENT: MOVES,
     Phase.COMBAT: frozenset(combat.HANDLERS) | MOVES,  # a move after END_MOVE is told BM_E_MOVEMENT_DONE
-    Phase.UPKEEP: frozenset({type_of(upkeep.SubmitUpkeep)}) | TRADES,
+    Phase.UPKEEP: frozenset({type_of(upkeep.SubmitUpkeep)}),
     Phase.GAME_OVER: frozenset(),
 }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -58,6 +59,15 @@ def test_every_players_income_is_announced_publicly() -> None:
     state = council(troops={"N20": {1: {"infantry": 1}}})
     events = [e for e in commit(state, 1) + commit(state, 2) if isinstance(e, E.Harvested)]
     assert [(e.player, e.private_to) for e in events] == [(1, None), (2, None)]
+
+
+def test_a_player_who_has_left_the_table_harvests_nothing() -> None:
+    """Ruling 32: his homeland stays as an empty region; only the seats still playing are paid."""
+    state = copy(position(("DAQ", "ORC", "ELF"), phase=Phase.COUNCIL))
+    state.players = [replace(p, status="resigned") if p.id == 3 else p for p in state.players]
+    E.begin_economy(state, Rng(state.rng))
+    events = commit(state, 1) + commit(state, 2)
+    assert [e.player for e in events if isinstance(e, E.Harvested)] == [1, 2] and state.stock[3] == Stock()
 
 
 @pytest.mark.rule("BM-HOM-3", "BM-HOM-7")
@@ -164,6 +174,22 @@ def test_a_timeout_locks_the_legal_draft_of_econstart_plays() -> None:
     state.hands = {**state.hands, 2: []}
     assert E.timeout_econstart(state, 1).plays == (play("AC07", "N20"),)
     assert E.timeout_econstart(state, 2).plays == ()
+
+
+@pytest.mark.rule("BM-ECO-3", "BM-ACT-5")
+def test_a_committed_card_discarded_before_the_reveal_is_not_played_and_the_harvest_goes_on() -> None:
+    """Project ruling: a player may still discard a card he committed; it is then not played, and the last lock
+    still reveals the others' plays and runs the harvest."""
+    state = council(troops={"N20": {1: {"infantry": 1}}, "N22": {2: {"infantry": 1}}},
+                    hands={1: ["AC07", "AC07"], 2: ["AC07"]})
+    commit(state, 1, play("AC07", "N20"), play("AC07", "N20"))
+    commit(state, 2, play("AC07", "N22"), lock=False)
+    state.hands = {**state.hands, 1: ["AC07"]}  # one copy discarded (BM-ACT-5)
+    events = commit(state, 2, play("AC07", "N22"))
+    income = {e.player: e.income for e in events if isinstance(e, E.Harvested)}
+    assert income[1]["grain"] == 3 + 2 * 2 and income[2]["grain"] == 3 + 2 * 2
+    assert state.effects.bountiful == ["N20", "N22"] and state.hands == {1: [], 2: []}
+    assert [e.player for e in events if isinstance(e, E.HarvestBoosted)] == [1, 2]
 
 
 @pytest.mark.rule("BM-SIM-4")

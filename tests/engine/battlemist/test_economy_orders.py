@@ -45,7 +45,7 @@ def problems(state: BMState, *lines: E.Line) -> list[tuple[int, str]]:
     try:
         submit(copy(state), 1, *lines)
     except RuleError as err:
-        assert err.code == "BM_E_ORDERS" and snapshot(state) == before
+        assert err.code == err.params["problems"][0].params["error"].key and snapshot(state) == before
         return [(p.params["line"], p.params["error"].key) for p in err.params["problems"]]
     return []
 
@@ -305,6 +305,21 @@ def test_a_set_reports_every_faulty_line_each_with_its_first_error_in_the_check_
         "(W-RALLY). (line 6) You may recruit 1 hero per round and have at most 3.")
 
 
+@pytest.mark.rule("BM-VAL-3", "BM-VAL-4", "BM-A-39")
+def test_a_faulty_set_is_refused_with_the_catalogue_code_of_its_first_faulty_line() -> None:
+    """The set's code is a §6 code, so a program reads the fault as it would for any other command; the message
+    still names every faulty line."""
+    state = at_orders(stock={1: {"wood": 9, "iron": 9}})
+    with pytest.raises(RuleError) as err:
+        submit(copy(state), 1, Recruit(unit="infantry", region="H-DAQ", n=4))
+    assert err.value.code == "BM_E_PLACEMENT_LIMIT"
+    assert str(err.value) == ("BM_E_PLACEMENT_LIMIT: Your orders have 1 error: (line 1) Homeland: Knights of Daqan "
+                              "(H-DAQ) can take 3 new unit(s) this round; you placed 4.")
+    with pytest.raises(RuleError) as err:
+        submit(copy(state), 1, Recruit(unit="cavalry", region="H-DAQ", n=3), NewHero(), NewHero())
+    assert err.value.code == "BM_E_INSUFFICIENT_RESOURCES" and err.value.params["n"] == 2
+
+
 @pytest.mark.rule("BM-ECO-2", "BM-SIM-2", "BM-SIM-1", "BM-SIM-3")
 def test_a_set_is_drafted_revised_and_locked_and_resolved_when_everyone_has_locked() -> None:
     state = at_orders()
@@ -367,6 +382,25 @@ def test_reinforcements_ac06_raise_the_homeland_limit_by_2() -> None:
     resolve(state, PlayCard(card="AC06"), Recruit(unit="infantry", region="H-DAQ", n=5))
     assert state.units("H-DAQ", 1).infantry == 5 and state.discard == ["AC06"] and state.hands[1] == []
     assert state.effects.reinforcements == [1]
+
+
+@pytest.mark.rule("BM-ECO-5", "BM-ACT-5")
+def test_a_locked_sets_card_discarded_before_the_reveal_is_not_played_nor_what_needed_it() -> None:
+    """Project ruling: the lines that needed the discarded card are left out like faulty lines; the rest stands."""
+    state = at_orders(hands={1: ["AC06", "AC12"]})
+    submit(state, 1, PlayCard(card="AC06"), Recruit(unit="infantry", region="H-DAQ", n=4), PlayCard(card="AC12"),
+           NewHero())
+    state.hands = {**state.hands, 1: ["AC12"]}  # AC06 discarded (BM-ACT-5)
+    submit(state, 2)
+    assert state.units("H-DAQ", 1).counts() == {"giant": 1} and E.economy_finished(state)
+    assert [h.owner for h in state.heroes] == [1]
+    assert state.discard == ["AC12"] and state.effects.reinforcements == []
+    state = at_orders(stock={1: {"grain": 3, "wood": 3, "iron": 6}}, hands={1: ["AC06", "AC12"]})
+    submit(state, 1, PlayCard(card="AC06"), Recruit(unit="infantry", region="H-DAQ", n=3), PlayCard(card="AC12"))
+    state.hands = {**state.hands, 1: ["AC12"]}
+    submit(state, 2)  # the Giant would be a 4th new unit: AC12 is left out, neither played nor paid
+    assert state.units("H-DAQ", 1).counts() == {"infantry": 3} and state.hands[1] == ["AC12"]
+    assert state.stock[1] == Stock(grain=3, iron=3) and state.discard == []
 
 
 def test_skilled_smiths_ac08_save_1_iron_on_3_recruited_units() -> None:

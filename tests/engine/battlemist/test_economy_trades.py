@@ -13,6 +13,7 @@ from engine.core.rng import Rng
 from engine.games.battlemist import economy as E
 from engine.games.battlemist import upkeep as U
 from engine.games.battlemist.pieces import CityMark, Stars, Stock
+from engine.games.battlemist.rules import apply
 from engine.games.battlemist.state import BMOptions, BMState, Phase
 from tests.engine.battlemist.helpers import position, snapshot
 
@@ -79,8 +80,21 @@ def test_trading_closes_for_a_player_once_he_locks_his_orders() -> None:
     with pytest.raises(RuleError) as err:
         offer(state, 1, 2, {"grain": 1}, {"wood": 1})
     assert err.value.code == "BM_E_TRADE_PARTNER_LOCKED" and err.value.message == "Trading is closed for P2 right now."
-    assert code_of(offer, copy(position(phase=Phase.MOVEMENT, options=TRADES)), 1, 2, {"grain": 1},
-                   {"wood": 1}) == "BM_E_WRONG_PHASE"
+
+
+@pytest.mark.rule("BM-TRD-5", "BM-VAL-4")
+@pytest.mark.parametrize("phase", [Phase.COUNCIL, Phase.ECONSTART, Phase.INITIATIVE, Phase.MOVEMENT])
+def test_a_trade_in_a_step_without_trading_is_refused_as_trading_closed(phase: Phase) -> None:
+    """§6: BM_E_TRADE_PARTNER_LOCKED covers a trade "while either side is locked or the phase disallows it"."""
+    state = copy(position(phase=phase, options=TRADES, stock={1: {"grain": 3}},
+                          economy=E.Economy(step="econstart", start=Orders(seats=[1, 2]))
+                          if phase is Phase.ECONSTART else None))
+    with pytest.raises(RuleError) as err:
+        apply(state, E.TradeOffer(player=1, to=2, give={"grain": 1}, get={"wood": 1}))
+    assert err.value.code == "BM_E_TRADE_PARTNER_LOCKED" and err.value.message == "Trading is closed for P1 right now."
+    with pytest.raises(RuleError) as err:
+        apply(state, E.TradeAnswer(player=2, offer=1, accept=True))
+    assert err.value.code == "BM_E_NO_OFFER"
 
 
 @pytest.mark.rule("BM-TRD-5", "BM-UPK-2")
