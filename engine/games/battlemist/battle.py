@@ -544,7 +544,11 @@ def outcome(state: BMState, b: Battle, pid: int, unit: str, face: int) -> str:
 
 def _roll(state: BMState, b: Battle, rng: Rng) -> list[Event]:
     """Both sides roll at once, one die per attacking unit (BM-CMB-5); a side with a hero present may then
-    re-roll one die, once per combat round (BM-HER-6)."""
+    re-roll one die, once per combat round (BM-HER-6). Once a side has no active unit left, nobody rolls again:
+    the round is over (BM-CMB-7)."""
+    if not (b.attacker.active.total() and b.defender.active.total()):
+        put(state, evolve(b, next="end_round"))
+        return []
     sides = load().rules.die_sides
     rolls: list[Roll] = []
     events: list[Event] = []
@@ -564,10 +568,12 @@ def _roll(state: BMState, b: Battle, rng: Rng) -> list[Event]:
 
 
 def may_reroll(state: BMState, b: Battle, roll: Roll) -> bool:
-    """Offer the hero re-roll: a hero of his present, unused this round, and a die that did not kill."""
-    return (hero_present(state, roll.player, b.region) and not b.side(roll.player).rerolled
-            and any(outcome(state, b, roll.player, u, f) != "kill" for u, f in zip(roll.units, roll.faces,
-                                                                                   strict=True)))
+    """Offer the hero re-roll when it can change something: a hero of his present, unused this round, a die that
+    did not kill, and fewer kills than the enemy has active units."""
+    if not hero_present(state, roll.player, b.region) or b.side(roll.player).rerolled:
+        return False
+    kills = sum(outcome(state, b, roll.player, u, f) == "kill" for u, f in zip(roll.units, roll.faces, strict=True))
+    return kills < min(len(roll.faces), b.other(roll.player).active.total())
 
 
 def reroll(state: BMState, rng: Rng, pid: int, die: int | None) -> list[Event]:
@@ -728,6 +734,8 @@ def take(state: BMState, hits: Hits, kills: dict[str, int], routs: dict[str, int
     side = evolve(side, active=_minus(_minus(side.active, kills), routs), routed=_add(side.routed, routs),
                   killed=side.killed + counted, lost=side.lost + n)
     b = evolve(b.with_side(side), hits=tuple(h for h in b.hits if h.player != hits.player))
+    if hits.step not in STEPS and not side.units().total():
+        b = evolve(b, window=None, next="end")  # a battle-start spell left him nothing: the battle is over
     put(state, b, board=True)
     return [CasualtiesTaken(player=hits.player, region=b.region, step=hits.step,
                             kills={k: v for k, v in kills.items() if v}, routs={k: v for k, v in routs.items() if v},

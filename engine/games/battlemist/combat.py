@@ -332,8 +332,9 @@ def battle_cast(state: BMState, action: BattleCast, rng: Rng) -> list[Event]:
         kill_on = spell.kill_on or sides
         events.append(B.BattleDice(player=pid, region=b.region, step="fireball", sides=sides, units=[],
                                    results=faces, outcomes=["kill" if f >= kill_on else "miss" for f in faces]))
-        return events + B.demand(state, [B.Hits(player=enemy.player, step="fireball",
-                                                kills=sum(f >= kill_on for f in faces))])
+        events += B.demand(state, [B.Hits(player=enemy.player, step="fireball",
+                                          kills=sum(f >= kill_on for f in faces))])
+        return events + drive(state, rng)
     if spell.id == "SP06":
         return events + B.demand(state, [B.Hits(player=enemy.player, step="terror", routs=spell.routs or 0)])
     if spell.id == "SP07":
