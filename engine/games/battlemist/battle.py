@@ -662,7 +662,8 @@ def required(active: Troops, hits: Hits) -> tuple[int, int]:
 
 def check(active: Troops, hits: Hits, kills: dict[str, int], routs: dict[str, int]) -> None:
     """Raise the first thing wrong with assigning `kills` and `routs` (unit kind → count) for `hits`: units not
-    there, a routed monster, the wrong totals, then the step's order (BM-CMB-20, 21; BM-MON-2)."""
+    there, a routed monster, the step's order (BM-CMB-20, 21; BM-MON-2), then the wrong totals (reference
+    ruling 2)."""
     code = problem(active, hits, kills, routs)
     if code is not None:
         k, r = required(active, hits)
@@ -677,18 +678,16 @@ def problem(active: Troops, hits: Hits, kills: dict[str, int], routs: dict[str, 
             return "BM_E_CASUALTY_COUNT"
     if any(routs.get(m, 0) for m in MONSTERS):
         return "BM_E_MONSTER_ROUT"
-    if (sum(kills.values()), sum(routs.values())) != required(active, hits):
-        return "BM_E_CASUALTY_COUNT"
     if hits.step in ("archery", "cavalry"):
         first = FIRST[hits.step]
         unhit = [kind for kind in first if kills.get(kind, 0) + routs.get(kind, 0) < active.get(kind)]
-        if not unhit:
-            return None
         later = [kind for kind in UNIT_KINDS if kind not in first]
         killed_later = any(kills.get(kind, 0) for kind in later)
         routed_later = any(routs.get(kind, 0) for kind in later)
-        if killed_later or (routed_later and any(kind in ARMY for kind in unhit)):
+        if unhit and (killed_later or (routed_later and any(kind in ARMY for kind in unhit))):
             return "BM_E_ARCHER_CASUALTY" if hits.step == "archery" else "BM_E_CAVALRY_CASUALTY"
+    if (sum(kills.values()), sum(routs.values())) != required(active, hits):
+        return "BM_E_CASUALTY_COUNT"
     return None
 
 

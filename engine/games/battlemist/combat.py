@@ -264,10 +264,9 @@ def _not_now(state: BMState, b: B.Battle) -> RuleError:
 
 
 def _scope(state: BMState, b: B.Battle) -> str:
-    """The window's opening, for once-per-window spells (BM-SPL-1): the battle (a region may see one in each
-    player's combat step), or one combat round's rally in it."""
-    base = f"r{state.round}:battle:{b.region}:{b.attacker.player}"
-    return base if b.stage == "battlestart" else f"{base}:rally{b.round}"
+    """The window's opening, for once-per-window spells (BM-SPL-1): in the battle windows, the battle (a region
+    may see one in each player's combat step), its W-RALLY windows of every round included."""
+    return f"r{state.round}:battle:{b.region}:{b.attacker.player}"
 
 
 def _window(state: BMState, action: Action) -> B.Battle:
@@ -309,7 +308,7 @@ def battle_play(state: BMState, action: BattlePlay, rng: Rng) -> list[Event]:
         raise RuleError("BM_E_DEFENDER_ONLY", card=windows.card_name(card.id))
     side = b.side(action.player)
     if b.stage == "battlestart":
-        side = B.evolve(side, ambush=side.ambush or card.modifier or 0)
+        side = B.evolve(side, ambush=side.ambush + (card.modifier or 0))
     else:
         side = B.evolve(side, rally_bonus=side.rally_bonus + (card.modifier or 0))
     B.put(state, b.with_side(side))
@@ -320,10 +319,9 @@ def battle_cast(state: BMState, action: BattleCast, rng: Rng) -> list[Event]:
     """SP05 Fireball, SP06 Terror, SP07 Ward, SP12 Curse of Frailty (W-BATTLESTART); SP04 Courage (W-RALLY)."""
     b = _window(state, action)
     pid = action.player
-    spell_data = load().cards.spell.get(action.spell)
-    if spell_data is not None and spell_data.id == "SP12" and action.unit is None:
-        raise RuleError("BM_E_SPELL_TARGET", spell=spell_data.name)
     spell, events = windows.cast(state, pid, action.spell, b.stage, _scope(state, b))  # type: ignore[arg-type]
+    if spell.id == "SP12" and action.unit is None:
+        raise RuleError("BM_E_SPELL_TARGET", spell=spell.name)  # its target last (reference ruling 2)
     enemy = b.other(pid)
     effect = SpellEffect(player=pid, region=b.region, source=spell.id)
     if spell.id == "SP05":
@@ -405,7 +403,12 @@ def reroll(state: BMState, action: Reroll, rng: Rng) -> list[Event]:
 
 
 def plunder(state: BMState, action: Plunder, rng: Rng) -> list[Event]:
-    """BM-PLU-1: the winning attacker decides whether to plunder the defender's city."""
+    """BM-PLU-1: the winning attacker decides whether to plunder the defender's city. In the combat step between
+    battles there is nothing to plunder: BM_E_PLUNDER_INVALID (BM_E_NOT_YOUR_TURN for another player)."""
+    if state.player(action.player) is not None and state.phase is Phase.COMBAT and state.combat.battle is None:
+        if action.player != state.active:
+            raise RuleError("BM_E_NOT_YOUR_TURN", player=state.name(state.active))
+        raise RuleError("BM_E_PLUNDER_INVALID")
     b = _now(state, action.player)
     _participant(state, b, action.player)
     if not b.plunder or action.player != b.winner:

@@ -442,3 +442,19 @@ def test_a_defender_routed_whole_by_terror_keeps_his_window_then_loses_round_one
     state, events = passes(state)
     assert not of(events, "battle_dice") and of(events, "battle_ended")[0].destroyed == {2: {"infantry": 2}}
     assert state.troops["N05"] == {1: Troops(infantry=1)} and state.rng.forced == [1, 1]
+
+
+@pytest.mark.rule("BM-CMB-20", "BM-VAL-0")
+def test_the_archery_order_is_checked_before_the_totals() -> None:
+    """Reference ruling 2: casualties check the units named, then monster routs, then the step's order, then the
+    totals."""
+    troops = {"N05": {1: {"archers": 2}, 2: {"infantry": 2, "cavalry": 1, "archers": 1}}}
+    state, _ = combat(troops, dice=[8, 8, 1])
+    state, _ = passes(state)
+    assert kinds(C.pending(state)) == [(2, "casualties")]
+    assert refused(state, C.AssignCasualties(player=2, kills={"archers": 1})).code == "BM_E_ARCHER_CASUALTY"
+    assert refused(state, C.AssignCasualties(player=2, kills={"infantry": 1})).code == "BM_E_CASUALTY_COUNT"
+    cavalry = {"N05": {1: {"cavalry": 2}, 2: {"cavalry": 1, "infantry": 1, "archers": 1}}}
+    state, _ = combat(cavalry, dice=[1, 6, 6, 1])
+    state, _ = passes(state)
+    assert refused(state, C.AssignCasualties(player=2, kills={"infantry": 1})).code == "BM_E_CAVALRY_CASUALTY"

@@ -177,3 +177,40 @@ def test_an_occupation_ends_when_the_occupier_has_no_army_units_there() -> None:
     state, events = passes(state)
     assert [(e.player, e.homeland) for e in of(events, "occupation_ended")] == [(1, "H-ORC")]
     assert state.occupied == {} and state.controller("H-ORC") == 2
+
+
+def test_two_ambush_cards_add_up() -> None:
+    """Reference ruling 11: copies of one action card played in one window add their effects."""
+    state, _ = combat({"N05": {1: {"infantry": 3}, 2: {"infantry": 3}}}, dice=[1] * 6, hands={2: ["AC04", "AC04"]})
+    state, _ = acts(state, C.BattlePass(player=1), C.BattlePlay(player=2, card="AC04"),
+                    C.BattlePlay(player=2, card="AC04"))
+    state, events = act(state, C.BattlePass(player=2))
+    assert [(e.player, e.modifier) for e in of(events, "battle_dice")][:2] == [(1, 0), (2, 2)]
+
+
+@pytest.mark.rule("BM-SPL-1", "BM-RAL-1")
+def test_courage_is_cast_once_per_battle_not_once_per_rally() -> None:
+    state, _ = combat({"N05": {1: {"infantry": 3}, 2: {"infantry": 3}}},
+                      dice=[1, 1, 1, 6, 1, 1, 1, 1, 1, 6, 1, 1], stars={1: Stars(owned=3), 2: Stars(owned=1)})
+    state, _ = passes(state)  # melee: one of his infantry is routed
+    state, _ = acts(state, C.BattleCast(player=1, spell="SP04"), C.BattlePass(player=1))  # 1 + 1 + 2: none back
+    assert battle(state).round == 3 and kinds(C.pending(state)) == [(1, "window_rally")]
+    assert C.pending(state)[0].detail["spells"] == []
+    assert refused(state, C.BattleCast(player=1, spell="SP04")).code == "BM_E_SPELL_ALREADY_CAST"
+
+
+@pytest.mark.rule("BM-VAL-0", "BM-SPL-3")
+def test_curse_of_frailty_checks_its_target_after_the_spell_itself() -> None:
+    """Reference ruling 2: a spell's targets are checked last, after its window, limits and star power."""
+    state, _ = combat({"N05": {1: {"infantry": 1}, 2: {"infantry": 1}}})
+    assert refused(state, C.BattleCast(player=1, spell="SP12")).code == "BM_E_NOT_ENOUGH_STAR_POWER"
+    rich, _ = combat({"N05": {1: {"infantry": 1}, 2: {"infantry": 1}}}, stars={1: Stars(owned=2), 2: Stars(owned=1)})
+    assert refused(rich, C.BattleCast(player=1, spell="SP12")).code == "BM_E_SPELL_TARGET"
+
+
+@pytest.mark.rule("BM-PLU-1")
+def test_plunder_between_battles_is_invalid_not_out_of_phase() -> None:
+    troops = {"N05": {1: {"infantry": 1}, 2: {"infantry": 1}}, "N06": {1: {"infantry": 1}, 2: {"infantry": 1}}}
+    state, _ = combat(troops)
+    assert refused(state, C.Plunder(player=1, yes=True)).code == "BM_E_PLUNDER_INVALID"
+    assert refused(state, C.Plunder(player=2, yes=True)).code == "BM_E_NOT_YOUR_TURN"
