@@ -232,9 +232,19 @@ def occupy(state: BMState, pid: int) -> list[Event]:
     return events
 
 
-def end_occupations(state: BMState) -> list[Event]:
-    """BM-HOM-4: an occupation ends as soon as the occupier has no army units in the homeland."""
-    ended = [(h, p) for h, p in state.occupied.items() if not state.units(h, p).army()]
+def lapsed_occupations(state: BMState) -> list[Event]:
+    """BM-HOM-4 after any step (an upkeep disband, an event, another player's battle): the occupations whose
+    occupier has no army units left in the homeland end. The active player's own are settled at the end of his
+    combat step, so moving his army out and back in keeps the occupation he held when his turn began (BM-HOM-2:
+    nothing more is captured)."""
+    own = state.active if state.phase in (Phase.QUEST, Phase.MOVEMENT, Phase.COMBAT) else None
+    return end_occupations(state, but=own)
+
+
+def end_occupations(state: BMState, but: int | None = None) -> list[Event]:
+    """BM-HOM-4: an occupation ends as soon as the occupier (other than `but`) has no army units in the
+    homeland."""
+    ended = [(h, p) for h, p in state.occupied.items() if p != but and not state.units(h, p).army()]
     if not ended:
         return []
     state.occupied = {h: p for h, p in state.occupied.items() if (h, p) not in ended}
