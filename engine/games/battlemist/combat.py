@@ -14,7 +14,7 @@ from engine.core.models import Action, Decision, Event
 from engine.core.rng import Rng
 from engine.games.battlemist import battle as B
 from engine.games.battlemist import windows
-from engine.games.battlemist.data import ARMY, ArmyType, load
+from engine.games.battlemist.data import ARMY, ArmyType, Window, load
 from engine.games.battlemist.phases import wrong_phase
 from engine.games.battlemist.pieces import UNIT_KINDS, Stars, UnitKind
 from engine.games.battlemist.state import Phase
@@ -280,14 +280,41 @@ def _scope(state: BMState, b: B.Battle) -> str:
 
 
 def _window(state: BMState, action: Action) -> B.Battle:
-    """A window action: the caller's window must be open, with no choice of the opponent awaited first."""
+    """A pass: the caller's window must be open, with no choice of the opponent awaited first."""
     b = _now(state, action.player)
     _participant(state, b, action.player)
-    if b.window != action.player or b.pick or b.stage not in ("battlestart", "rally"):
+    if _open(b, action.player) is None:
         raise _not_now(state, b)
     if b.hits:
         raise RuleError("BM_E_BATTLE_WAITING", player=state.name(b.hits[0].player))
     return b
+
+
+def _open(b: B.Battle, pid: int) -> Window | None:
+    """The battle window open for `pid` now: his turn in W-BATTLESTART or his W-RALLY before the roll."""
+    if b.window != pid or b.pick or b.stage not in ("battlestart", "rally"):
+        return None
+    return b.stage  # type: ignore[return-value]
+
+
+def _playing(state: BMState, action: Action) -> tuple[B.Battle | None, Window | None]:
+    """A card played or a spell cast in the combat step: the battle and the window open for the caller, None
+    when none is (the card's or spell's own window check then refuses it, BM-VAL-0 group 3). Between battles only
+    the active player may try; in a battle, its participants."""
+    if state.player(action.player) is None:
+        raise RuleError("BM_E_NOT_IN_GAME")
+    b = state.combat.battle
+    if state.phase is not Phase.COMBAT or state.combat.done:
+        raise wrong_phase(state.phase, "combat")
+    if b is None:
+        if action.player != state.active:
+            raise RuleError("BM_E_NOT_YOUR_TURN", player=state.name(state.active))
+        return None, None
+    _participant(state, b, action.player)
+    window = _open(b, action.player)
+    if window is not None and b.hits:
+        raise RuleError("BM_E_BATTLE_WAITING", player=state.name(b.hits[0].player))
+    return b, window
 
 
 # ---------------------------------------------------------------------------------------------------- handlers
@@ -312,8 +339,9 @@ def choose_battle(state: BMState, action: ChooseBattle, rng: Rng) -> list[Event]
 def battle_play(state: BMState, action: BattlePlay, rng: Rng) -> list[Event]:
     """AC04 Ambush (W-BATTLESTART, defender only): +1 to his combat dice in round 1; AC05 Rally the Troops
     (W-RALLY): +2 on this rally roll."""
-    b = _window(state, action)
-    card, events = windows.play(state, action.player, action.card, b.stage)  # type: ignore[arg-type]
+    b, window = _playing(state, action)
+    card, events = windows.play(state, action.player, action.card, window)
+    assert b is not None  # a card of a battle window was played in it
     if card.defender_only and action.player != b.defender.player:
         raise RuleError("BM_E_DEFENDER_ONLY", card=windows.card_name(card.id))
     side = b.side(action.player)
@@ -327,9 +355,10 @@ def battle_play(state: BMState, action: BattlePlay, rng: Rng) -> list[Event]:
 
 def battle_cast(state: BMState, action: BattleCast, rng: Rng) -> list[Event]:
     """SP05 Fireball, SP06 Terror, SP07 Ward, SP12 Curse of Frailty (W-BATTLESTART); SP04 Courage (W-RALLY)."""
-    b = _window(state, action)
+    b, window = _playing(state, action)
     pid = action.player
-    spell, events = windows.cast(state, pid, action.spell, b.stage, _scope(state, b))  # type: ignore[arg-type]
+    spell, events = windows.cast(state, pid, action.spell, window, _scope(state, b) if b is not None else "")
+    assert b is not None  # a spell of a battle window was cast in it
     if spell.id == "SP12" and action.unit is None:
         raise RuleError("BM_E_SPELL_TARGET", spell=spell.name)  # its target last (reference ruling 2)
     enemy = b.other(pid)

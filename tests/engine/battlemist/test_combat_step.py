@@ -254,3 +254,22 @@ def test_an_occupier_moving_his_army_out_and_back_in_captures_nothing_more() -> 
     state, events = _apply_all(state, moves[1], M.EndMove(player=1))
     assert of(events, "combat_step_ended") and not of(events, "occupation_ended")
     assert not of(events, "homeland_occupied") and state.occupied == {"H-ORC": 1} and state.stars == stars
+
+
+@pytest.mark.rule("BM-VAL-0", "BM-WIN-1", "BM-ACT-1")
+def test_battle_cards_and_spells_outside_their_window_are_told_so() -> None:
+    troops = {"N05": {1: {"infantry": 2, "archers": 1}, 2: {"infantry": 2, "archers": 1}}}
+    stars = {1: Stars(owned=2), 2: Stars(owned=2)}
+    state, _ = combat(troops, dice=[1, 1, 9, 1, 9, 1], hands={1: ["AC05"], 2: ["AC04"]}, stars=stars)
+    state, _ = passes(state)
+    assert kinds(C.pending(state)) == [(2, "casualties"), (1, "casualties")]  # round 1's melee
+    assert refused(state, C.BattlePlay(player=2, card="AC04")).code == "BM_E_CARD_WINDOW"
+    assert refused(state, C.BattlePlay(player=2, card="AC05")).code == "BM_E_CARD_NOT_IN_HAND"
+    assert refused(state, C.BattleCast(player=1, spell="SP05")).code == "BM_E_SPELL_WINDOW"
+    assert refused(state, C.BattleCast(player=1, spell="SP04")).code == "BM_E_SPELL_WINDOW"
+    assert refused(state, C.BattlePass(player=1)).code == "BM_E_WRONG_PHASE"
+    two = {"N05": {1: {"infantry": 1}, 2: {"infantry": 1}}, "N06": {1: {"infantry": 1}, 2: {"infantry": 1}}}
+    between, _ = combat(two, stars=stars, hands={1: ["AC05"]})
+    assert refused(between, C.BattleCast(player=1, spell="SP05")).code == "BM_E_SPELL_WINDOW"
+    assert refused(between, C.BattlePlay(player=1, card="AC05")).code == "BM_E_CARD_WINDOW"
+    assert refused(between, C.BattleCast(player=2, spell="SP05")).code == "BM_E_NOT_YOUR_TURN"
