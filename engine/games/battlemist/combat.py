@@ -321,14 +321,19 @@ def _playing(state: BMState, action: Action) -> tuple[B.Battle | None, Window | 
 
 
 def choose_battle(state: BMState, action: ChooseBattle, rng: Rng) -> list[Event]:
-    """BM-CMB-12: the active player picks his next battle."""
+    """BM-CMB-12: the active player picks his next battle. Naming the battle that began by itself (the only one
+    left) while W-BATTLESTART is still his changes nothing."""
     if state.player(action.player) is None:
         raise RuleError("BM_E_NOT_IN_GAME")
     b = state.combat.battle
-    if state.phase is not Phase.COMBAT or state.combat.done or b is not None:
+    if state.phase is not Phase.COMBAT or state.combat.done:
         raise wrong_phase(state.phase, b.stage if b else "combat")
     if action.player != state.active:
         raise RuleError("BM_E_NOT_YOUR_TURN", player=state.name(state.active))
+    if b is not None:
+        if b.region == action.region and b.stage == "battlestart" and b.window == b.attacker.player:
+            return []
+        raise wrong_phase(state.phase, b.stage)
     if action.region not in state.regions:
         raise RuleError("BM_E_UNKNOWN_REGION", x=action.region)
     if action.region not in battles(state):

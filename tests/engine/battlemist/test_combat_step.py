@@ -273,3 +273,15 @@ def test_battle_cards_and_spells_outside_their_window_are_told_so() -> None:
     assert refused(between, C.BattleCast(player=1, spell="SP05")).code == "BM_E_SPELL_WINDOW"
     assert refused(between, C.BattlePlay(player=1, card="AC05")).code == "BM_E_CARD_WINDOW"
     assert refused(between, C.BattleCast(player=2, spell="SP05")).code == "BM_E_NOT_YOUR_TURN"
+
+
+@pytest.mark.rule("BM-CMB-12")
+def test_choosing_the_battle_that_already_began_by_itself_changes_nothing() -> None:
+    state, _ = combat({"N05": {1: {"infantry": 1}, 2: {"infantry": 1}}}, dice=[9, 1])
+    assert battle(state).region == "N05"  # the only battle starts by itself
+    again, events = act(state, C.ChooseBattle(player=1, region="N05"))
+    assert events == [] and again.combat == state.combat
+    assert refused(state, C.ChooseBattle(player=1, region="N06")).code == "BM_E_WRONG_PHASE"
+    assert refused(state, C.ChooseBattle(player=2, region="N05")).code == "BM_E_NOT_YOUR_TURN"
+    later, _ = act(state, C.BattlePass(player=1))
+    assert refused(later, C.ChooseBattle(player=1, region="N05")).code == "BM_E_WRONG_PHASE"
