@@ -544,7 +544,11 @@ def outcome(state: BMState, b: Battle, pid: int, unit: str, face: int) -> str:
 
 def _roll(state: BMState, b: Battle, rng: Rng) -> list[Event]:
     """Both sides roll at once, one die per attacking unit (BM-CMB-5); a side with a hero present may then
-    re-roll one die, once per combat round (BM-HER-6)."""
+    re-roll one die, once per combat round (BM-HER-6). Once a side has no active unit left, nobody rolls again:
+    the round is over (BM-CMB-7)."""
+    if not (b.attacker.active.total() and b.defender.active.total()):
+        put(state, evolve(b, next="end_round"))
+        return []
     sides = load().rules.die_sides
     rolls: list[Roll] = []
     events: list[Event] = []
@@ -564,10 +568,12 @@ def _roll(state: BMState, b: Battle, rng: Rng) -> list[Event]:
 
 
 def may_reroll(state: BMState, b: Battle, roll: Roll) -> bool:
-    """Offer the hero re-roll: a hero of his present, unused this round, and a die that did not kill."""
-    return (hero_present(state, roll.player, b.region) and not b.side(roll.player).rerolled
-            and any(outcome(state, b, roll.player, u, f) != "kill" for u, f in zip(roll.units, roll.faces,
-                                                                                   strict=True)))
+    """Offer the hero re-roll when it can change something: a hero of his present, unused this round, a die that
+    did not kill, and fewer kills than the enemy has active units."""
+    if not hero_present(state, roll.player, b.region) or b.side(roll.player).rerolled:
+        return False
+    kills = sum(outcome(state, b, roll.player, u, f) == "kill" for u, f in zip(roll.units, roll.faces, strict=True))
+    return kills < min(len(roll.faces), b.other(roll.player).active.total())
 
 
 def reroll(state: BMState, rng: Rng, pid: int, die: int | None) -> list[Event]:
@@ -656,7 +662,8 @@ def required(active: Troops, hits: Hits) -> tuple[int, int]:
 
 def check(active: Troops, hits: Hits, kills: dict[str, int], routs: dict[str, int]) -> None:
     """Raise the first thing wrong with assigning `kills` and `routs` (unit kind → count) for `hits`: units not
-    there, a routed monster, the wrong totals, then the step's order (BM-CMB-20, 21; BM-MON-2)."""
+    there, a routed monster, the step's order (BM-CMB-20, 21; BM-MON-2), then the wrong totals (reference
+    ruling 2)."""
     code = problem(active, hits, kills, routs)
     if code is not None:
         k, r = required(active, hits)
@@ -671,18 +678,16 @@ def problem(active: Troops, hits: Hits, kills: dict[str, int], routs: dict[str, 
             return "BM_E_CASUALTY_COUNT"
     if any(routs.get(m, 0) for m in MONSTERS):
         return "BM_E_MONSTER_ROUT"
-    if (sum(kills.values()), sum(routs.values())) != required(active, hits):
-        return "BM_E_CASUALTY_COUNT"
     if hits.step in ("archery", "cavalry"):
         first = FIRST[hits.step]
         unhit = [kind for kind in first if kills.get(kind, 0) + routs.get(kind, 0) < active.get(kind)]
-        if not unhit:
-            return None
         later = [kind for kind in UNIT_KINDS if kind not in first]
         killed_later = any(kills.get(kind, 0) for kind in later)
         routed_later = any(routs.get(kind, 0) for kind in later)
-        if killed_later or (routed_later and any(kind in ARMY for kind in unhit)):
+        if unhit and (killed_later or (routed_later and any(kind in ARMY for kind in unhit))):
             return "BM_E_ARCHER_CASUALTY" if hits.step == "archery" else "BM_E_CAVALRY_CASUALTY"
+    if (sum(kills.values()), sum(routs.values())) != required(active, hits):
+        return "BM_E_CASUALTY_COUNT"
     return None
 
 
@@ -728,6 +733,8 @@ def take(state: BMState, hits: Hits, kills: dict[str, int], routs: dict[str, int
     side = evolve(side, active=_minus(_minus(side.active, kills), routs), routed=_add(side.routed, routs),
                   killed=side.killed + counted, lost=side.lost + n)
     b = evolve(b.with_side(side), hits=tuple(h for h in b.hits if h.player != hits.player))
+    if hits.step not in STEPS and not side.units().total():
+        b = evolve(b, window=None, next="end")  # a battle-start spell left him nothing: the battle is over
     put(state, b, board=True)
     return [CasualtiesTaken(player=hits.player, region=b.region, step=hits.step,
                             kills={k: v for k, v in kills.items() if v}, routs={k: v for k, v in routs.items() if v},

@@ -14,7 +14,7 @@ from engine.core.models import Action, Decision, Event
 from engine.core.rng import Rng
 from engine.games.battlemist import battle as B
 from engine.games.battlemist import windows
-from engine.games.battlemist.data import ARMY, ArmyType, load
+from engine.games.battlemist.data import ARMY, ArmyType, Window, load
 from engine.games.battlemist.phases import wrong_phase
 from engine.games.battlemist.pieces import UNIT_KINDS, Stars, UnitKind
 from engine.games.battlemist.state import Phase
@@ -232,9 +232,19 @@ def occupy(state: BMState, pid: int) -> list[Event]:
     return events
 
 
-def end_occupations(state: BMState) -> list[Event]:
-    """BM-HOM-4: an occupation ends as soon as the occupier has no army units in the homeland."""
-    ended = [(h, p) for h, p in state.occupied.items() if not state.units(h, p).army()]
+def lapsed_occupations(state: BMState) -> list[Event]:
+    """BM-HOM-4 after any step (an upkeep disband, an event, another player's battle): the occupations whose
+    occupier has no army units left in the homeland end. The active player's own are settled at the end of his
+    combat step, so moving his army out and back in keeps the occupation he held when his turn began (BM-HOM-2:
+    nothing more is captured)."""
+    own = state.active if state.phase in (Phase.QUEST, Phase.MOVEMENT, Phase.COMBAT) else None
+    return end_occupations(state, but=own)
+
+
+def end_occupations(state: BMState, but: int | None = None) -> list[Event]:
+    """BM-HOM-4: an occupation ends as soon as the occupier (other than `but`) has no army units in the
+    homeland."""
+    ended = [(h, p) for h, p in state.occupied.items() if p != but and not state.units(h, p).army()]
     if not ended:
         return []
     state.occupied = {h: p for h, p in state.occupied.items() if (h, p) not in ended}
@@ -264,35 +274,66 @@ def _not_now(state: BMState, b: B.Battle) -> RuleError:
 
 
 def _scope(state: BMState, b: B.Battle) -> str:
-    """The window's opening, for once-per-window spells (BM-SPL-1): the battle (a region may see one in each
-    player's combat step), or one combat round's rally in it."""
-    base = f"r{state.round}:battle:{b.region}:{b.attacker.player}"
-    return base if b.stage == "battlestart" else f"{base}:rally{b.round}"
+    """The window's opening, for once-per-window spells (BM-SPL-1): in the battle windows, the battle (a region
+    may see one in each player's combat step), its W-RALLY windows of every round included."""
+    return f"r{state.round}:battle:{b.region}:{b.attacker.player}"
 
 
 def _window(state: BMState, action: Action) -> B.Battle:
-    """A window action: the caller's window must be open, with no choice of the opponent awaited first."""
+    """A pass: the caller's window must be open, with no choice of the opponent awaited first."""
     b = _now(state, action.player)
     _participant(state, b, action.player)
-    if b.window != action.player or b.pick or b.stage not in ("battlestart", "rally"):
+    if _open(b, action.player) is None:
         raise _not_now(state, b)
     if b.hits:
         raise RuleError("BM_E_BATTLE_WAITING", player=state.name(b.hits[0].player))
     return b
 
 
+def _open(b: B.Battle, pid: int) -> Window | None:
+    """The battle window open for `pid` now: his turn in W-BATTLESTART or his W-RALLY before the roll."""
+    if b.window != pid or b.pick or b.stage not in ("battlestart", "rally"):
+        return None
+    return b.stage  # type: ignore[return-value]
+
+
+def _playing(state: BMState, action: Action) -> tuple[B.Battle | None, Window | None]:
+    """A card played or a spell cast in the combat step: the battle and the window open for the caller, None
+    when none is (the card's or spell's own window check then refuses it, BM-VAL-0 group 3). Between battles only
+    the active player may try; in a battle, its participants."""
+    if state.player(action.player) is None:
+        raise RuleError("BM_E_NOT_IN_GAME")
+    b = state.combat.battle
+    if state.phase is not Phase.COMBAT or state.combat.done:
+        raise wrong_phase(state.phase, "combat")
+    if b is None:
+        if action.player != state.active:
+            raise RuleError("BM_E_NOT_YOUR_TURN", player=state.name(state.active))
+        return None, None
+    _participant(state, b, action.player)
+    window = _open(b, action.player)
+    if window is not None and b.hits:
+        raise RuleError("BM_E_BATTLE_WAITING", player=state.name(b.hits[0].player))
+    return b, window
+
+
 # ---------------------------------------------------------------------------------------------------- handlers
 
 
 def choose_battle(state: BMState, action: ChooseBattle, rng: Rng) -> list[Event]:
-    """BM-CMB-12: the active player picks his next battle."""
+    """BM-CMB-12: the active player picks his next battle. Naming the battle that began by itself (the only one
+    left) while W-BATTLESTART is still his changes nothing."""
     if state.player(action.player) is None:
         raise RuleError("BM_E_NOT_IN_GAME")
     b = state.combat.battle
-    if state.phase is not Phase.COMBAT or state.combat.done or b is not None:
+    if state.phase is not Phase.COMBAT or state.combat.done:
         raise wrong_phase(state.phase, b.stage if b else "combat")
     if action.player != state.active:
         raise RuleError("BM_E_NOT_YOUR_TURN", player=state.name(state.active))
+    if b is not None:
+        if b.region == action.region and b.stage == "battlestart" and b.window == b.attacker.player:
+            return []
+        raise wrong_phase(state.phase, b.stage)
     if action.region not in state.regions:
         raise RuleError("BM_E_UNKNOWN_REGION", x=action.region)
     if action.region not in battles(state):
@@ -303,13 +344,14 @@ def choose_battle(state: BMState, action: ChooseBattle, rng: Rng) -> list[Event]
 def battle_play(state: BMState, action: BattlePlay, rng: Rng) -> list[Event]:
     """AC04 Ambush (W-BATTLESTART, defender only): +1 to his combat dice in round 1; AC05 Rally the Troops
     (W-RALLY): +2 on this rally roll."""
-    b = _window(state, action)
-    card, events = windows.play(state, action.player, action.card, b.stage)  # type: ignore[arg-type]
+    b, window = _playing(state, action)
+    card, events = windows.play(state, action.player, action.card, window)
+    assert b is not None  # a card of a battle window was played in it
     if card.defender_only and action.player != b.defender.player:
         raise RuleError("BM_E_DEFENDER_ONLY", card=windows.card_name(card.id))
     side = b.side(action.player)
     if b.stage == "battlestart":
-        side = B.evolve(side, ambush=side.ambush or card.modifier or 0)
+        side = B.evolve(side, ambush=side.ambush + (card.modifier or 0))
     else:
         side = B.evolve(side, rally_bonus=side.rally_bonus + (card.modifier or 0))
     B.put(state, b.with_side(side))
@@ -318,12 +360,12 @@ def battle_play(state: BMState, action: BattlePlay, rng: Rng) -> list[Event]:
 
 def battle_cast(state: BMState, action: BattleCast, rng: Rng) -> list[Event]:
     """SP05 Fireball, SP06 Terror, SP07 Ward, SP12 Curse of Frailty (W-BATTLESTART); SP04 Courage (W-RALLY)."""
-    b = _window(state, action)
+    b, window = _playing(state, action)
     pid = action.player
-    spell_data = load().cards.spell.get(action.spell)
-    if spell_data is not None and spell_data.id == "SP12" and action.unit is None:
-        raise RuleError("BM_E_SPELL_TARGET", spell=spell_data.name)
-    spell, events = windows.cast(state, pid, action.spell, b.stage, _scope(state, b))  # type: ignore[arg-type]
+    spell, events = windows.cast(state, pid, action.spell, window, _scope(state, b) if b is not None else "")
+    assert b is not None  # a spell of a battle window was cast in it
+    if spell.id == "SP12" and action.unit is None:
+        raise RuleError("BM_E_SPELL_TARGET", spell=spell.name)  # its target last (reference ruling 2)
     enemy = b.other(pid)
     effect = SpellEffect(player=pid, region=b.region, source=spell.id)
     if spell.id == "SP05":
@@ -332,8 +374,9 @@ def battle_cast(state: BMState, action: BattleCast, rng: Rng) -> list[Event]:
         kill_on = spell.kill_on or sides
         events.append(B.BattleDice(player=pid, region=b.region, step="fireball", sides=sides, units=[],
                                    results=faces, outcomes=["kill" if f >= kill_on else "miss" for f in faces]))
-        return events + B.demand(state, [B.Hits(player=enemy.player, step="fireball",
-                                                kills=sum(f >= kill_on for f in faces))])
+        events += B.demand(state, [B.Hits(player=enemy.player, step="fireball",
+                                          kills=sum(f >= kill_on for f in faces))])
+        return events + drive(state, rng)
     if spell.id == "SP06":
         return events + B.demand(state, [B.Hits(player=enemy.player, step="terror", routs=spell.routs or 0)])
     if spell.id == "SP07":
@@ -404,7 +447,12 @@ def reroll(state: BMState, action: Reroll, rng: Rng) -> list[Event]:
 
 
 def plunder(state: BMState, action: Plunder, rng: Rng) -> list[Event]:
-    """BM-PLU-1: the winning attacker decides whether to plunder the defender's city."""
+    """BM-PLU-1: the winning attacker decides whether to plunder the defender's city. In the combat step between
+    battles there is nothing to plunder: BM_E_PLUNDER_INVALID (BM_E_NOT_YOUR_TURN for another player)."""
+    if state.player(action.player) is not None and state.phase is Phase.COMBAT and state.combat.battle is None:
+        if action.player != state.active:
+            raise RuleError("BM_E_NOT_YOUR_TURN", player=state.name(state.active))
+        raise RuleError("BM_E_PLUNDER_INVALID")
     b = _now(state, action.player)
     _participant(state, b, action.player)
     if not b.plunder or action.player != b.winner:

@@ -199,10 +199,12 @@ def _next(state: BMState) -> Callable[[BMState, Rng], list[Event]] | None:
 
 
 def advance(state: BMState, rng: Rng) -> list[Event]:
-    """Run the automatic steps in order until a decision is pending or the game is over."""
-    events: list[Event] = []
+    """Run the automatic steps in order until a decision is pending or the game is over; after each, the
+    occupations whose occupier has lost his army there end (BM-HOM-4)."""
+    events = combat.lapsed_occupations(state)
     while state.phase is not Phase.GAME_OVER and (step := _next(state)) is not None:
         events += step(state, rng)
+        events += combat.lapsed_occupations(state)
     return events
 
 

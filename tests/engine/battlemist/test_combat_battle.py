@@ -381,3 +381,80 @@ def test_a_battle_leaves_the_position_it_was_given_unchanged() -> None:
     before = snapshot(state)
     timeouts(state)
     assert snapshot(state) == before
+
+
+@pytest.mark.rule("BM-CMB-7", "BM-HER-6")
+def test_once_every_attacker_is_dead_nobody_rolls_again_and_no_reroll_is_offered() -> None:
+    heroes = [HeroToken(owner=2, number=1, region="N05", life=5)]
+    state, _ = combat({"N05": {1: {"infantry": 1}, 2: {"archers": 1, "infantry": 2}}}, dice=[8, 1, 1, 1],
+                      heroes=heroes)
+    state, events = passes(state)
+    assert dice(events) == [(2, "archery", ["archers"], [8])]  # no melee dice against nobody
+    assert of(events, "battle_ended")[0].winner == 2 and C.finished(state) and C.pending(state) == []
+    assert state.rng.forced == [1, 1, 1]  # the dice are left for whatever comes next
+
+
+@pytest.mark.rule("BM-CMB-7")
+def test_once_every_defender_is_dead_or_routed_the_round_ends() -> None:
+    state, _ = combat({"N05": {1: {"archers": 2, "cavalry": 2, "infantry": 3}, 2: {"infantry": 2}}},
+                      dice=[8, 6, 1, 1, 1, 1, 1])
+    state, events = passes(state)
+    assert dice(events) == [(1, "archery", ["archers"] * 2, [8, 6])]  # a kill and a rout: no one active is left
+    ended = of(events, "battle_ended")[0]
+    assert ended.winner == 1 and ended.destroyed == {2: {"infantry": 1}}  # the routed one is destroyed
+    assert state.rng.forced == [1] * 5 and of(events, "combat_round")[-1].round == 1
+
+
+@pytest.mark.rule("BM-CMB-7", "BM-A-4")
+def test_both_sides_emptied_in_one_step_destroy_both_without_further_steps() -> None:
+    state, _ = combat({"N05": {1: {"archers": 1}, 2: {"archers": 1}}}, dice=[8, 8, 1, 1])
+    state, events = passes(state)
+    assert [(p, step) for p, step, _, _ in dice(events)] == [(1, "archery"), (2, "archery")]
+    assert of(events, "battle_ended")[0].winner is None and "N05" not in state.troops
+    assert state.rng.forced == [1, 1]
+
+
+@pytest.mark.rule("BM-HER-6", "BM-MON-1")
+def test_no_reroll_when_the_dice_already_kill_every_active_enemy() -> None:
+    heroes = [HeroToken(owner=1, number=1, region="N05", life=5)]
+    state, _ = combat({"N05": {1: {"archers": 2, "infantry": 1}, 2: {"giant": 1}}}, dice=[8, 1, 1, 1],
+                      heroes=heroes)
+    state, events = passes(state)
+    assert dice(events) == [(1, "archery", ["archers"] * 2, [8, 1])]  # the giant is killed: nothing to improve
+    assert of(events, "battle_ended")[0].winner == 1 and C.pending(state) == []
+    assert state.rng.forced == [1, 1]
+
+
+@pytest.mark.rule("BM-CMB-7", "BM-WIN-1")
+def test_a_fireball_killing_the_whole_defending_army_ends_the_battle_at_once() -> None:
+    state, _ = combat({"N05": {1: {"infantry": 1}, 2: {"infantry": 1, "giant": 1}}}, dice=[6, 9, 1, 1],
+                      stars={1: Stars(owned=2), 2: Stars(owned=2)})
+    state, events = act(state, C.BattleCast(player=1, spell="SP05"))
+    assert of(events, "battle_ended")[0].winner == 1 and not of(events, "combat_round")
+    assert C.finished(state) and state.troops["N05"] == {1: Troops(infantry=1)} and state.rng.forced == [1, 1]
+
+
+@pytest.mark.rule("BM-CMB-7", "BM-CMB-25")
+def test_a_defender_routed_whole_by_terror_keeps_his_window_then_loses_round_one() -> None:
+    state, _ = combat({"N05": {1: {"infantry": 1}, 2: {"infantry": 2}}}, dice=[1, 1],
+                      stars={1: Stars(owned=2), 2: Stars(owned=1)})
+    state, _ = act(state, C.BattleCast(player=1, spell="SP06"))
+    state, events = passes(state)
+    assert not of(events, "battle_dice") and of(events, "battle_ended")[0].destroyed == {2: {"infantry": 2}}
+    assert state.troops["N05"] == {1: Troops(infantry=1)} and state.rng.forced == [1, 1]
+
+
+@pytest.mark.rule("BM-CMB-20", "BM-VAL-0")
+def test_the_archery_order_is_checked_before_the_totals() -> None:
+    """Reference ruling 2: casualties check the units named, then monster routs, then the step's order, then the
+    totals."""
+    troops = {"N05": {1: {"archers": 2}, 2: {"infantry": 2, "cavalry": 1, "archers": 1}}}
+    state, _ = combat(troops, dice=[8, 8, 1])
+    state, _ = passes(state)
+    assert kinds(C.pending(state)) == [(2, "casualties")]
+    assert refused(state, C.AssignCasualties(player=2, kills={"archers": 1})).code == "BM_E_ARCHER_CASUALTY"
+    assert refused(state, C.AssignCasualties(player=2, kills={"infantry": 1})).code == "BM_E_CASUALTY_COUNT"
+    cavalry = {"N05": {1: {"cavalry": 2}, 2: {"cavalry": 1, "infantry": 1, "archers": 1}}}
+    state, _ = combat(cavalry, dice=[1, 6, 6, 1])
+    state, _ = passes(state)
+    assert refused(state, C.AssignCasualties(player=2, kills={"infantry": 1})).code == "BM_E_CAVALRY_CASUALTY"

@@ -6,11 +6,17 @@ from __future__ import annotations
 import pytest
 
 from engine.core.events import changes_board
-from engine.core.models import to_json
+from engine.core.models import Action, Event, to_json
+from engine.core.rng import Rng
 from engine.games.battlemist import combat as C
+from engine.games.battlemist import movement as M
+from engine.games.battlemist import upkeep as U
+from engine.games.battlemist.economy import Disband
 from engine.games.battlemist.pieces import Stars, Troops
-from engine.games.battlemist.state import BMOptions
-from tests.engine.battlemist.combat_kit import act, acts, battle, combat, kinds, of, passes, refused, timeouts
+from engine.games.battlemist.rules import apply
+from engine.games.battlemist.state import BMOptions, BMState, Phase
+from tests.engine.battlemist.combat_kit import act, acts, battle, combat, copy, kinds, of, passes, refused, timeouts
+from tests.engine.battlemist.helpers import position
 
 
 @pytest.mark.rule("BM-CMB-1", "BM-CMB-11", "BM-CMB-12", "BM-CTL-3", "BM-A-44")
@@ -177,3 +183,105 @@ def test_an_occupation_ends_when_the_occupier_has_no_army_units_there() -> None:
     state, events = passes(state)
     assert [(e.player, e.homeland) for e in of(events, "occupation_ended")] == [(1, "H-ORC")]
     assert state.occupied == {} and state.controller("H-ORC") == 2
+
+
+def test_two_ambush_cards_add_up() -> None:
+    """Reference ruling 11: copies of one action card played in one window add their effects."""
+    state, _ = combat({"N05": {1: {"infantry": 3}, 2: {"infantry": 3}}}, dice=[1] * 6, hands={2: ["AC04", "AC04"]})
+    state, _ = acts(state, C.BattlePass(player=1), C.BattlePlay(player=2, card="AC04"),
+                    C.BattlePlay(player=2, card="AC04"))
+    state, events = act(state, C.BattlePass(player=2))
+    assert [(e.player, e.modifier) for e in of(events, "battle_dice")][:2] == [(1, 0), (2, 2)]
+
+
+@pytest.mark.rule("BM-SPL-1", "BM-RAL-1")
+def test_courage_is_cast_once_per_battle_not_once_per_rally() -> None:
+    state, _ = combat({"N05": {1: {"infantry": 3}, 2: {"infantry": 3}}},
+                      dice=[1, 1, 1, 6, 1, 1, 1, 1, 1, 6, 1, 1], stars={1: Stars(owned=3), 2: Stars(owned=1)})
+    state, _ = passes(state)  # melee: one of his infantry is routed
+    state, _ = acts(state, C.BattleCast(player=1, spell="SP04"), C.BattlePass(player=1))  # 1 + 1 + 2: none back
+    assert battle(state).round == 3 and kinds(C.pending(state)) == [(1, "window_rally")]
+    assert C.pending(state)[0].detail["spells"] == []
+    assert refused(state, C.BattleCast(player=1, spell="SP04")).code == "BM_E_SPELL_ALREADY_CAST"
+
+
+@pytest.mark.rule("BM-VAL-0", "BM-SPL-3")
+def test_curse_of_frailty_checks_its_target_after_the_spell_itself() -> None:
+    """Reference ruling 2: a spell's targets are checked last, after its window, limits and star power."""
+    state, _ = combat({"N05": {1: {"infantry": 1}, 2: {"infantry": 1}}})
+    assert refused(state, C.BattleCast(player=1, spell="SP12")).code == "BM_E_NOT_ENOUGH_STAR_POWER"
+    rich, _ = combat({"N05": {1: {"infantry": 1}, 2: {"infantry": 1}}}, stars={1: Stars(owned=2), 2: Stars(owned=1)})
+    assert refused(rich, C.BattleCast(player=1, spell="SP12")).code == "BM_E_SPELL_TARGET"
+
+
+@pytest.mark.rule("BM-PLU-1")
+def test_plunder_between_battles_is_invalid_not_out_of_phase() -> None:
+    troops = {"N05": {1: {"infantry": 1}, 2: {"infantry": 1}}, "N06": {1: {"infantry": 1}, 2: {"infantry": 1}}}
+    state, _ = combat(troops)
+    assert refused(state, C.Plunder(player=1, yes=True)).code == "BM_E_PLUNDER_INVALID"
+    assert refused(state, C.Plunder(player=2, yes=True)).code == "BM_E_NOT_YOUR_TURN"
+
+
+def _apply_all(state: BMState, *actions: Action) -> tuple[BMState, list[Event]]:
+    events: list[Event] = []
+    for action in actions:
+        state, more = apply(state, action)
+        events += more
+    return state, events
+
+
+@pytest.mark.rule("BM-HOM-4", "BM-HOM-3")
+def test_an_occupation_ends_when_the_occupiers_last_army_unit_is_disbanded_at_upkeep() -> None:
+    state = copy(position(phase=Phase.COMBAT, troops={"H-ORC": {1: {"infantry": 1}}, "N05": {2: {"infantry": 1}}},
+                          occupied={"H-ORC": 1}, stock={2: {"grain": 5}}))
+    U.begin_upkeep(state, Rng(state.rng))
+    state, events = _apply_all(state, U.SubmitUpkeep(player=1, disband=(Disband(region="H-ORC", what="infantry"),),
+                                                     lock=True), U.SubmitUpkeep(player=2, lock=True))
+    assert [(e.player, e.homeland) for e in of(events, "occupation_ended")] == [(1, "H-ORC")]
+    assert state.occupied == {} and state.controller("H-ORC") == 2
+
+
+@pytest.mark.rule("BM-HOM-2", "BM-HOM-4")
+def test_an_occupier_moving_his_army_out_and_back_in_captures_nothing_more() -> None:
+    stars = {1: Stars(owned=1), 2: Stars(owned=2)}
+    state = copy(position(phase=Phase.MOVEMENT, troops={"H-ORC": {1: {"infantry": 1}}, "N10": {1: {"archers": 1}}},
+                          occupied={"H-ORC": 1}, stars=stars))
+    M.begin_movement(state, Rng(state.rng))
+    moves = (M.Move(player=1, n=1, unit="infantry", origin="H-ORC", path=("N22",)),
+             M.Move(player=1, n=1, unit="archers", origin="N10", path=("H-ORC",)))
+    state, events = _apply_all(state, moves[0])
+    assert state.occupied == {"H-ORC": 1}  # his own turn: settled at the end of his combat step
+    state, events = _apply_all(state, moves[1], M.EndMove(player=1))
+    assert of(events, "combat_step_ended") and not of(events, "occupation_ended")
+    assert not of(events, "homeland_occupied") and state.occupied == {"H-ORC": 1} and state.stars == stars
+
+
+@pytest.mark.rule("BM-VAL-0", "BM-WIN-1", "BM-ACT-1")
+def test_battle_cards_and_spells_outside_their_window_are_told_so() -> None:
+    troops = {"N05": {1: {"infantry": 2, "archers": 1}, 2: {"infantry": 2, "archers": 1}}}
+    stars = {1: Stars(owned=2), 2: Stars(owned=2)}
+    state, _ = combat(troops, dice=[1, 1, 9, 1, 9, 1], hands={1: ["AC05"], 2: ["AC04"]}, stars=stars)
+    state, _ = passes(state)
+    assert kinds(C.pending(state)) == [(2, "casualties"), (1, "casualties")]  # round 1's melee
+    assert refused(state, C.BattlePlay(player=2, card="AC04")).code == "BM_E_CARD_WINDOW"
+    assert refused(state, C.BattlePlay(player=2, card="AC05")).code == "BM_E_CARD_NOT_IN_HAND"
+    assert refused(state, C.BattleCast(player=1, spell="SP05")).code == "BM_E_SPELL_WINDOW"
+    assert refused(state, C.BattleCast(player=1, spell="SP04")).code == "BM_E_SPELL_WINDOW"
+    assert refused(state, C.BattlePass(player=1)).code == "BM_E_WRONG_PHASE"
+    two = {"N05": {1: {"infantry": 1}, 2: {"infantry": 1}}, "N06": {1: {"infantry": 1}, 2: {"infantry": 1}}}
+    between, _ = combat(two, stars=stars, hands={1: ["AC05"]})
+    assert refused(between, C.BattleCast(player=1, spell="SP05")).code == "BM_E_SPELL_WINDOW"
+    assert refused(between, C.BattlePlay(player=1, card="AC05")).code == "BM_E_CARD_WINDOW"
+    assert refused(between, C.BattleCast(player=2, spell="SP05")).code == "BM_E_NOT_YOUR_TURN"
+
+
+@pytest.mark.rule("BM-CMB-12")
+def test_choosing_the_battle_that_already_began_by_itself_changes_nothing() -> None:
+    state, _ = combat({"N05": {1: {"infantry": 1}, 2: {"infantry": 1}}}, dice=[9, 1])
+    assert battle(state).region == "N05"  # the only battle starts by itself
+    again, events = act(state, C.ChooseBattle(player=1, region="N05"))
+    assert events == [] and again.combat == state.combat
+    assert refused(state, C.ChooseBattle(player=1, region="N06")).code == "BM_E_WRONG_PHASE"
+    assert refused(state, C.ChooseBattle(player=2, region="N05")).code == "BM_E_NOT_YOUR_TURN"
+    later, _ = act(state, C.BattlePass(player=1))
+    assert refused(later, C.ChooseBattle(player=1, region="N05")).code == "BM_E_WRONG_PHASE"
