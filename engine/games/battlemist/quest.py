@@ -157,10 +157,18 @@ QuestAction = (QuestPass | GreatHaste | QuestNew | HeroMove | HealingHerbs | Hea
 
 def begin_quest_step(state: BMState, rng: Rng) -> list[Event]:
     """Open the active player's quest step with W-PREQUEST. Expects phase QUEST and `state.active` set."""
-    pid = _active(state)
-    home = state.homeland(pid)
-    state.quest_step = QuestStep(home=any(h.region == home for h in state.heroes_of(pid)))
+    state.quest_step = QuestStep(home=_hero_at_home(state, _active(state)))
     return []
+
+
+def _hero_at_home(state: BMState, pid: int) -> bool:
+    return any(h.region == state.homeland(pid) for h in state.heroes_of(pid))
+
+
+def _home(state: BMState, qs: QuestStep, pid: int) -> bool:
+    """A hero of his stood in his homeland when the step began (BM-QST-1). No hero moves during W-PREQUEST, so
+    there the heroes' places tell, also in a position written by hand without `home`."""
+    return _hero_at_home(state, pid) if qs.stage == "prequest" else qs.home
 
 
 def _active(state: BMState) -> int:
@@ -191,7 +199,7 @@ def _close_prequest(state: BMState, rng: Rng) -> list[Event]:
     """W-PREQUEST closes: heroes at home heal (BM-HER-11), then the mandatory new quest (BM-QST-1, 14, BM-A-14).
     An occupied homeland changes neither (BM-HOM-6, BM-A-45)."""
     pid = _active(state)
-    qs = _set(state, stage="heroes")
+    qs = _set(state, stage="heroes", home=_hero_at_home(state, pid))  # nobody moved yet: still the step's start
     home = state.homeland(pid)
     events: list[Event] = []
     for hero in state.heroes_of(pid):
@@ -251,13 +259,13 @@ def great_haste(state: BMState, action: GreatHaste, rng: Rng) -> list[Event]:
 
 
 def quest_new(state: BMState, action: QuestNew, rng: Rng) -> list[Event]:
-    """The explicit draw (BM-QST-1): a hero at home when the step began, then no current quest; it happens once,
-    when W-PREQUEST closes."""
+    """The explicit draw (BM-QST-1): no current quest, then a hero at home when the step began (the reference's
+    check order); it happens once, when W-PREQUEST closes."""
     qs = _step(state, action.player)
-    if not qs.home:
-        raise RuleError("BM_E_NO_HERO_AT_HOME")
     if action.player in state.quests:
         raise RuleError("BM_E_QUEST_ACTIVE")
+    if not _home(state, qs, action.player):
+        raise RuleError("BM_E_NO_HERO_AT_HOME")
     if qs.stage != "prequest":
         raise RuleError("BM_E_QUEST_DRAW_PASSED")
     return _close_prequest(state, rng)
