@@ -126,7 +126,8 @@ class InspiredHero(Action):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EncounterTarget(Action):
-    """`/bm target`: the monster (its index in the encounter, from 0) the hero strikes."""
+    """`/bm target`: the monster (its index in the encounter, from 0; players type and read it from 1) the hero
+    strikes."""
 
     type: Literal["encounter_target"] = "encounter_target"
     foe: int
@@ -438,7 +439,7 @@ def encounter_target(state: BMState, action: EncounterTarget, rng: Rng) -> list[
     if not enc.striking:
         raise wrong_phase(state.phase, "encounter")
     if not 0 <= action.foe < len(enc.foes) or enc.foes[action.foe].life == 0:
-        raise RuleError("BM_E_ENCOUNTER_TARGET", n=action.foe)
+        raise RuleError("BM_E_ENCOUNTER_TARGET", n=action.foe + 1)  # counted from 1, as typed
     _set(state, fight=replace(enc, striking=False))
     events = _hero_strikes(state, rng, action.foe)
     if state.quest_step is not None and isinstance(state.quest_step.fight, Encounter):

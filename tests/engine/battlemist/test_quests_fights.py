@@ -9,6 +9,7 @@ import pytest
 from engine.core.errors import RuleError
 from engine.core.models import Action, from_json, to_json
 from engine.core.rng import Rng
+from engine.games.battlemist import commands
 from engine.games.battlemist.data import load
 from engine.games.battlemist.pieces import Stars
 from engine.games.battlemist.quest import (
@@ -158,6 +159,17 @@ def test_with_several_monsters_the_player_picks_each_blow_and_the_timeout_takes_
     assert [e.foe for e in events if e.type == "hero_strikes"] == [1, 0, 0]  # the last one is struck unasked
     assert after.quests == {} and after.stars[1].owned == 2
     assert timeout_quest(state, 1) == EncounterTarget(player=1, foe=0)
+
+
+@pytest.mark.rule("BM-QST-7")
+def test_the_monster_refused_is_named_with_the_number_the_player_typed() -> None:
+    """`/bm quest target` counts the monsters from 1, as the panels list them; so does its error."""
+    state = step(heroes=[hero(1, 1, "N12")], quests={1: "QA12"}, quest_deck=["STAR"], dice=[3, 4])
+    state, _ = run(state, go("N13"), QuestPass(player=1))
+    assert commands.quest_target(state, 1, 2) == EncounterTarget(player=1, foe=1)
+    with pytest.raises(RuleError) as err:
+        run(state, commands.quest_target(state, 1, 3))
+    assert err.value.code == "BM_E_ENCOUNTER_TARGET" and "monster 3 " in err.value.message
 
 
 @pytest.mark.rule("BM-QST-7", "BM-QST-18")
