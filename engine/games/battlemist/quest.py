@@ -332,7 +332,7 @@ def _arrive(state: BMState, rng: Rng, hero: HeroToken, path: list[str], *, blink
     H.put(state, replace(hero, region=path[-1]))
     events: list[Event] = [HeroMoved(player=hero.owner, hero=hero.number, path=list(path), blink=blink)]
     if not qs.completed and _target(state, hero.owner) == path[-1]:
-        events += _complete(state, rng, hero.number, resume="heroes")
+        events += _complete(state, rng, resume="heroes")
     return events
 
 
@@ -347,23 +347,22 @@ def end_heroes(state: BMState, action: EndHeroes, rng: Rng) -> list[Event]:
     qs = _heroes_stage(state, action.player, rng, events)
     target = _target(state, action.player)
     if not qs.completed and any(h.region == target for h in state.heroes_of(action.player)):
-        events += _complete(state, rng, None, resume="duels")
+        events += _complete(state, rng, resume="duels")
         if state.quest_step is not None and state.quest_step.stage == "fight":
             return events
     return [*events, *_duels(state)]
 
 
-def _complete(state: BMState, rng: Rng, arriving: int | None, resume: Stage) -> list[Event]:
+def _complete(state: BMState, rng: Rng, resume: Stage) -> list[Event]:
     """Completion, resolved at once (BM-QST-6, 4, BM-A-40): the card is revealed, then the encounter, or the next
     card straight away. One completion per step: a quest drawn now waits for the next round (BM-QST-8)."""
     pid = _active(state)
     adventure = load().quests.adventure[state.quests[pid]]
     _set(state, completed=True)
     events: list[Event] = [QuestCompleted(player=pid, adventure=adventure.id, target=adventure.target)]
-    here = [h.number for h in state.heroes_of(pid) if h.region == adventure.target]
     if not adventure.encounter:
         return [*events, *_reward(state, rng)]
-    candidates = tuple(sorted(here, key=lambda n: n != arriving))
+    candidates = tuple(sorted(h.number for h in state.heroes_of(pid) if h.region == adventure.target))
     foes = tuple(Foe(name=f.name, life=f.life, attacks=f.attacks, hit=f.hit, damage=f.damage)
                  for f in adventure.encounter for _ in range(f.count))
     fight = Encounter(adventure=adventure.id, candidates=candidates, foes=foes)
@@ -614,8 +613,8 @@ def pending_quest(state: BMState) -> list[Decision]:
 
 
 def timeout_quest(state: BMState, pid: int) -> Action:
-    """The stand-in's play (BM-DIG-19): no hero moves and no duels; windows pass; the first hero in the target
-    fights; he strikes the first living monster listed."""
+    """The stand-in's play (BM-DIG-19): no hero moves and no duels; windows pass; the lowest-numbered hero in the
+    target fights (ruling 29); he strikes the first living monster listed."""
     qs = state.quest_step
     fight = None if qs is None else qs.fight
     if isinstance(fight, Encounter):

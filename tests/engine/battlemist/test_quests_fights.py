@@ -172,12 +172,22 @@ def test_the_monster_refused_is_named_with_the_number_the_player_typed() -> None
     assert err.value.code == "BM_E_ENCOUNTER_TARGET" and "monster 3 " in err.value.message
 
 
+@pytest.mark.rule("BM-QST-7")
+def test_the_stand_in_sends_the_lowest_numbered_hero_in_the_target() -> None:
+    """Reference ruling 29 (BM-DIG-19): the arriving hero or the board's listing order does not matter."""
+    arriving, _ = run(ghoul(heroes=[hero(1, 2, "H-DAQ"), hero(1, 1, "N31")]), go("N31", number=2))
+    assert pending_quest(arriving)[0].detail["heroes"] == [1, 2]
+    assert timeout_quest(arriving, 1) == EncounterHero(player=1, hero=1)
+    standing, _ = run(ghoul(heroes=[hero(1, 3, "N31"), hero(1, 1, "N31")]), EndHeroes(player=1))
+    assert timeout_quest(standing, 1) == EncounterHero(player=1, hero=1)
+
+
 @pytest.mark.rule("BM-QST-7", "BM-QST-18")
 def test_with_several_heroes_in_the_target_the_player_picks_who_fights_and_he_moves_no_more() -> None:
     state = ghoul(heroes=[hero(1, 1, "H-DAQ"), hero(1, 2, "N31")], dice=[1, 9, 1, 9])
     state, _ = run(state, go("N31"))
     assert pending_quest(state)[0].kind == "bm_encounter_hero" and pending_quest(state)[0].detail["heroes"] == [1, 2]
-    assert timeout_quest(state, 1) == EncounterHero(player=1, hero=1)  # the arriving hero is listed first
+    assert timeout_quest(state, 1) == EncounterHero(player=1, hero=1)  # the lowest-numbered (ruling 29)
     assert error(state, EncounterHero(player=1, hero=3)) == "BM_E_UNKNOWN_HERO"
     after, _ = run(state, EncounterHero(player=1, hero=2), QuestPass(player=1))
     assert after.quests == {} and after.quest_step.moved == (1, 2)
