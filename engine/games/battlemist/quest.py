@@ -220,13 +220,14 @@ def _heroes_stage(state: BMState, pid: int, rng: Rng, events: list[Event], *stag
     return state.quest_step
 
 
-def _window(qs: QuestStep, pid: int) -> Window:
-    """The window `pid` is in: the one the stage opens, W-ENCOUNTER while a fight waits for his play."""
+def _window(qs: QuestStep, pid: int) -> Window | None:
+    """The window `pid` is in: the one the stage opens; in an encounter or duel, which is resolved at once
+    (BM-QST-6), only W-ENCOUNTER while the fight waits for his play, else none."""
     fight = qs.fight
-    if isinstance(fight, Encounter) and fight.window and fight.hero is not None:
-        return "encounter"
-    if isinstance(fight, Duel) and fight.waiting and fight.waiting[0] == pid:
-        return "encounter"
+    if isinstance(fight, Encounter):
+        return "encounter" if fight.window and fight.hero is not None else None
+    if isinstance(fight, Duel):
+        return "encounter" if fight.waiting and fight.waiting[0] == pid else None
     return "prequest" if qs.stage == "prequest" else "quest"
 
 
@@ -251,10 +252,11 @@ def quest_pass(state: BMState, action: QuestPass, rng: Rng) -> list[Event]:
 
 
 def great_haste(state: BMState, action: GreatHaste, rng: Rng) -> list[Event]:
-    """AC01 (W-PREQUEST): the hero may move 1 extra region this step; several plays add up."""
+    """AC01 (W-PREQUEST): the hero may move 1 extra region this step; several plays add up. The card is checked
+    before the hero it names (the reference's check order)."""
     qs = _step(state, action.player)
-    H.find(state, action.player, action.hero)
     _, events = windows.play(state, action.player, H.HASTE, _window(qs, action.player))
+    H.find(state, action.player, action.hero)
     _set(state, haste=(*qs.haste, action.hero))
     return [*events, HeroHasted(player=action.player, hero=action.hero)]
 
@@ -279,8 +281,7 @@ def _heal_with(state: BMState, pid: int, hero_number: int, amount: int | None, b
 def healing_herbs(state: BMState, action: HealingHerbs, rng: Rng) -> list[Event]:
     """AC11 (W-QUEST): the hero regains 2 life, up to his current maximum (BM-A-36)."""
     events: list[Event] = []
-    qs = _heroes_stage(state, action.player, rng, events, "heroes", "duels")
-    H.find(state, action.player, action.hero)
+    qs = _heroes_stage(state, action.player, rng, events, "heroes", "fight", "duels")
     card, played = windows.play(state, action.player, HEALING_HERBS, _window(qs, action.player))
     return [*events, *played, *_heal_with(state, action.player, action.hero, card.heal, HEALING_HERBS)]
 
@@ -288,8 +289,7 @@ def healing_herbs(state: BMState, action: HealingHerbs, rng: Rng) -> list[Event]
 def healing_light(state: BMState, action: HealingLight, rng: Rng) -> list[Event]:
     """SP01 (W-QUEST): as AC11."""
     events: list[Event] = []
-    qs = _heroes_stage(state, action.player, rng, events, "heroes", "duels")
-    H.find(state, action.player, action.hero)
+    qs = _heroes_stage(state, action.player, rng, events, "heroes", "fight", "duels")
     spell, cast = windows.cast(state, action.player, HEALING_LIGHT, _window(qs, action.player), _scope(state))
     return [*events, *cast, *_heal_with(state, action.player, action.hero, spell.heal, HEALING_LIGHT)]
 
@@ -317,7 +317,7 @@ def hero_move(state: BMState, action: HeroMove, rng: Rng) -> list[Event]:
 def blink(state: BMState, action: Blink, rng: Rng) -> list[Event]:
     """SP09 (W-QUEST): the hero is placed in any region of the game; that is his movement this step."""
     events: list[Event] = []
-    qs = _heroes_stage(state, action.player, rng, events)
+    qs = _heroes_stage(state, action.player, rng, events, "heroes", "fight")
     hero = H.find(state, action.player, action.hero)
     H.check_known([action.region])
     if action.hero in qs.moved:

@@ -54,8 +54,9 @@ def card_name(card_id: str) -> str:
     return card_id if card is None else f"{card.name} ({card.id})"
 
 
-def play(state: BMState, pid: int, card_id: str, window: Window) -> tuple[ActionCard, list[Event]]:
-    """Play `card_id` from `pid`'s hand in `window`: checked (held, then its window), then discarded."""
+def play(state: BMState, pid: int, card_id: str, window: Window | None) -> tuple[ActionCard, list[Event]]:
+    """Play `card_id` from `pid`'s hand in `window` (None: none is open): checked (held, then its window), then
+    discarded."""
     hand = state.hands.get(pid, [])
     if card_id not in hand:
         raise RuleError("BM_E_CARD_NOT_IN_HAND", card=card_name(card_id))
@@ -88,7 +89,7 @@ def cost(state: BMState, spell: Spell) -> int:
     return spell.cost + (max(1, state.effects.surcharge) if state.effects.mana_storm == "costly" else 0)
 
 
-def cast(state: BMState, pid: int, spell_id: str, window: Window, scope: str) -> tuple[Spell, list[Event]]:
+def cast(state: BMState, pid: int, spell_id: str, window: Window | None, scope: str) -> tuple[Spell, list[Event]]:
     """Cast `spell_id` in `window` and pay for it (BM-MAG-2: the spend is final). `scope` names this opening of
     the window (a battle, one player's movement step …): each spell is cast at most once per scope (BM-SPL-1).
     Checked in the BM-VAL-0 order: the spell exists, its window, Mana Storm, once per window, star power."""
@@ -101,7 +102,7 @@ def cast(state: BMState, pid: int, spell_id: str, window: Window, scope: str) ->
         raise RuleError("BM_E_SPELLS_FORBIDDEN")
     key = f"{scope}:{spell_id}"
     if key in state.cast.get(pid, []):
-        raise RuleError("BM_E_SPELL_ALREADY_CAST", spell=spell.name, window=when(window))
+        raise RuleError("BM_E_SPELL_ALREADY_CAST", spell=spell.name, window=when(spell.window))
     price = cost(state, spell)
     stars = state.stars[pid]
     if price > stars.power:

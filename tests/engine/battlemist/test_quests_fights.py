@@ -13,11 +13,15 @@ from engine.games.battlemist import commands
 from engine.games.battlemist.data import load
 from engine.games.battlemist.pieces import Stars
 from engine.games.battlemist.quest import (
+    Blink,
     DuelHero,
     EncounterHero,
     EncounterTarget,
     EndHeroes,
     EndQuest,
+    GreatHaste,
+    HealingHerbs,
+    HealingLight,
     HeroMove,
     InspiredHero,
     QuestPass,
@@ -145,6 +149,26 @@ def test_inspired_hero_and_the_blade_make_the_hero_hit_on_four_without_stacking(
     assert [e.foe_life for e in events if e.type == "hero_strikes"] == [2, 1, 0]
     assert error(step(heroes=[hero(1, 1, "H-DAQ")], hands={1: ["AC10"]}), InspiredHero(player=1)) == \
         "BM_E_CARD_WINDOW"
+
+
+@pytest.mark.rule("BM-WIN-1", "BM-QST-7")
+def test_quest_cards_and_spells_wait_while_an_encounter_or_a_duel_is_fought() -> None:
+    """An encounter is resolved at once (BM-QST-6): only W-ENCOUNTER opens in it, so W-QUEST and W-PREQUEST plays
+    are outside their window there (BM_E_CARD_WINDOW, BM_E_SPELL_WINDOW), before and after the blows begin."""
+    rich = {"hands": {1: ["AC01", "AC11"]}, "stars": {1: Stars(owned=3), 2: Stars(owned=1)}}
+    heroes = [hero(1, 1, "N12", life=3), hero(1, 2, "N12", life=3)]
+    bandits = step(heroes=heroes, quests={1: "QA12"}, quest_deck=["STAR"], dice=[3, 4, 9, 2, 9], **rich)
+    window, _ = run(bandits, go("N13"))
+    striking, _ = run(window, QuestPass(player=1))
+    duel = step(heroes=[hero(1, 1, "N11", life=3), hero(2, 1, "N11")], quests={1: "QA01"}, **rich)
+    duel, _ = run(duel, EndHeroes(player=1), DuelHero(player=1, hero=1, defender=2, target=1))
+    for state in (window, striking, duel):
+        assert error(state, HealingHerbs(player=1, hero=1)) == "BM_E_CARD_WINDOW"
+        assert error(state, HealingLight(player=1, hero=1)) == "BM_E_SPELL_WINDOW"
+        assert error(state, GreatHaste(player=1, hero=2)) == "BM_E_CARD_WINDOW"
+    assert error(striking, Blink(player=1, hero=2, region="N20")) == "BM_E_SPELL_WINDOW"
+    healed, _ = run(striking, EncounterTarget(player=1, foe=0), HealingHerbs(player=1, hero=1))
+    assert healed.quest_step.stage == "heroes" and healed.hero(1, 1).life == 5  # back in W-QUEST
 
 
 @pytest.mark.rule("BM-QST-7")
