@@ -578,6 +578,16 @@ def _fight_duel(state: BMState, rng: Rng, fight: Duel) -> list[Event]:
         striker, struck = struck, striker
 
 
+def leave_quest(state: BMState, pid: int) -> list[Event]:
+    """`pid` left during another player's quest step (his heroes are gone already): a duel against his hero is
+    called off unfought, so the attacker may still fight one (BM-A-41), and the step goes on with the duels."""
+    qs = state.quest_step
+    if qs is None or not isinstance(qs.fight, Duel) or qs.fight.defender[0] != pid:
+        return []
+    _set(state, duelled=tuple(d for d in qs.duelled if d != qs.fight.attacker))
+    return _end_fight(state)
+
+
 def end_quest(state: BMState, action: EndQuest, rng: Rng) -> list[Event]:
     """End the quest step, declining further duels."""
     _step(state, action.player, "duels")
@@ -637,4 +647,5 @@ HANDLERS = {"quest_pass": quest_pass, "great_haste": great_haste, "quest_new": q
 """Action type → handler, for the lead's `apply`."""
 
 
-__all__ = ["HANDLERS", "QuestAction", "begin_quest_step", "duel_options", "pending_quest", "timeout_quest"]
+__all__ = ["HANDLERS", "QuestAction", "begin_quest_step", "duel_options", "leave_quest", "pending_quest",
+           "timeout_quest"]

@@ -9,9 +9,11 @@ import pytest
 from engine.core.errors import RuleError
 from engine.core.models import Action, from_json, to_json
 from engine.core.rng import Rng
+from engine.core.turns import Resign
 from engine.games.battlemist import commands
 from engine.games.battlemist.data import load
 from engine.games.battlemist.pieces import Stars
+from engine.games.battlemist.position import check_position
 from engine.games.battlemist.quest import (
     Blink,
     DuelHero,
@@ -29,7 +31,8 @@ from engine.games.battlemist.quest import (
     timeout_quest,
 )
 from engine.games.battlemist.quest_cards import STAR, first_quests, new_quest_deck
-from engine.games.battlemist.state import BMState
+from engine.games.battlemist.rules import apply
+from engine.games.battlemist.state import BMState, Phase
 from tests.engine.battlemist.helpers import position, snapshot
 from tests.engine.battlemist.quest_helpers import hero, run, step, types
 
@@ -347,3 +350,22 @@ def test_a_quest_step_in_progress_survives_the_json_position_format() -> None:
     for state in (duel, encounter):
         assert from_json(BMState, to_json(state)) == state
     assert pending_quest(position()) == []
+
+
+@pytest.mark.rule("BM-HER-12", "BM-A-41")
+def test_a_duel_against_a_player_who_leaves_is_called_off_and_the_step_goes_on() -> None:
+    """Reference ruling 32: his heroes leave the table, so the duel declared against one of them is not fought;
+    the attacker has fought none and may still duel another hero, or the step ends when none is left."""
+    heroes = [hero(1, 1, "N11"), hero(2, 1, "N11"), hero(3, 1, "N11")]
+    state = step(("DAQ", "ORC", "ELF"), heroes=heroes, quests={1: "QA01", 2: "QA05"})
+    declared, _ = run(state, EndHeroes(player=1), DuelHero(player=1, hero=1, defender=2, target=1))
+    half, _ = run(declared, QuestPass(player=1))
+    for waiting in (declared, half):
+        after, _ = apply(waiting, Resign(player=2))
+        assert after.quest_step.stage == "duels" and after.quest_step.fight is None and after.hero(1, 1).life == 5
+        assert pending_quest(after)[0].detail["duels"] == [{"hero": 1, "defender": 3, "target": 1}]
+        check_position(after)
+    alone = step(("DAQ", "ORC", "ELF"), heroes=heroes[:2], quests={1: "QA01"})
+    alone, _ = run(alone, EndHeroes(player=1), DuelHero(player=1, hero=1, defender=2, target=1))
+    after, events = apply(alone, Resign(player=2))
+    assert after.quest_step is None and after.phase is Phase.MOVEMENT and "quest_step_ended" in types(events)
