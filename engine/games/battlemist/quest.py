@@ -465,7 +465,7 @@ def _fight_on(state: BMState, rng: Rng) -> list[Event]:
         life = max(0, hero.life - damage)
         events.append(FoesStrike(player=pid, hero=hero.number, rolls=rolls, damage=damage, life=life))
         if life == 0:
-            return [*events, *H.kill(state, hero), *_end_fight(state)]
+            return [*events, *_kill(state, hero), *_end_fight(state)]
         H.put(state, replace(hero, life=life))
         alive = [k for k, f in enumerate(enc.foes) if f.life > 0]
         if len(alive) > 1:
@@ -492,6 +492,16 @@ def _hero_strikes(state: BMState, rng: Rng, index: int) -> list[Event]:
     if any(f.life > 0 for f in foes):
         return events
     return [*events, EncounterWon(player=pid, hero=enc.hero), *_reward(state, rng), *_end_fight(state)]
+
+
+def _kill(state: BMState, hero: HeroToken) -> list[Event]:
+    """A hero dies in an encounter or duel (BM-HER-15, 16); the step's lists keep only living heroes."""
+    events = H.kill(state, hero)
+    qs = state.quest_step
+    if qs is not None and hero.owner == state.active:
+        _set(state, moved=tuple(n for n in qs.moved if n != hero.number),
+             haste=tuple(n for n in qs.haste if n != hero.number))
+    return events
 
 
 def _end_fight(state: BMState) -> list[Event]:
@@ -573,7 +583,7 @@ def _fight_duel(state: BMState, rng: Rng, fight: Duel) -> list[Event]:
         life = max(0, victim.life - profile.damage * sum(1 for d in rolls if d >= hit))
         events.append(DuelStrike(player=striker[0], hero=striker[1], rolls=rolls, need=hit, life=life))
         if life == 0:
-            return [*events, *H.kill(state, victim), *_end_fight(state)]
+            return [*events, *_kill(state, victim), *_end_fight(state)]
         H.put(state, replace(victim, life=life))
         striker, struck = struck, striker
 

@@ -232,6 +232,8 @@ def test_a_hero_killed_in_an_encounter_is_removed_and_the_quest_discarded() -> N
     assert [h.number for h in after.heroes] == [2] and after.quests == {} and after.quest_discard == ["QA20"]
     assert not hasattr(events[-1], "adventure")  # the lost quest stays secret
     assert after.quest_step.stage == "heroes"  # the others may still move
+    assert after.quest_step.moved == ()  # the step names living heroes only, so the position stays valid
+    check_position(after)
 
 
 def duellists(life: int = 5, **fields: Any) -> BMState:
@@ -277,6 +279,17 @@ def test_duellists_use_the_base_profile_with_their_owners_modifiers_to_the_death
     state, _ = run(blade, EndHeroes(player=1), DuelHero(player=1, hero=1, defender=2, target=1),
                    QuestPass(player=1), QuestPass(player=2))
     assert state.hero(2, 1) is None
+
+
+@pytest.mark.rule("BM-HER-15", "BM-HER-16")
+def test_a_challenger_who_dies_leaves_the_step_naming_living_heroes_only() -> None:
+    heroes = [hero(1, 1, "N20", life=1), hero(1, 2, "N11"), hero(2, 1, "N11"), hero(2, 2, "N11")]
+    state = step(heroes=heroes, quests={1: "QA01"}, dice=[9])
+    after, _ = run(state, go("N11"), EndHeroes(player=1), DuelHero(player=1, hero=1, defender=2, target=1),
+                   QuestPass(player=1), QuestPass(player=2))
+    assert after.hero(1, 1) is None and after.quest_step.stage == "duels" and after.quest_step.moved == ()
+    assert pending_quest(after)[0].detail["duels"] == [{"hero": 2, "defender": 2, "target": 2}]
+    check_position(after)
 
 
 @pytest.mark.rule("BM-HER-12", "BM-A-41")
