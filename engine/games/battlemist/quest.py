@@ -519,6 +519,15 @@ def _duels(state: BMState) -> list[Event]:
     return [] if duel_options(state) else _finish(state)
 
 
+def _duels_stage(state: BMState, pid: int, rng: Rng, events: list[Event]) -> QuestStep | None:
+    """The step at its duels: a duel or the step's end given before ends hero movement first, as `end_heroes`
+    (a hero in the target completes the quest then); None once the step is over."""
+    qs = _step(state, pid, "prequest", "heroes", "duels")
+    if qs.stage != "duels":
+        events += end_heroes(state, EndHeroes(player=pid), rng)
+    return state.quest_step
+
+
 def duel_options(state: BMState) -> list[tuple[int, int, int]]:
     """(hero, defender, target) for every duel the active player may declare now (BM-HER-12, BM-A-41)."""
     qs = state.quest_step
@@ -536,9 +545,12 @@ def duel_options(state: BMState) -> list[tuple[int, int, int]]:
 def duel(state: BMState, action: DuelHero, rng: Rng) -> list[Event]:
     """Declare a duel (BM-HER-12): his hero against another race's hero in the same region, each hero once per
     step (BM-A-41); W-ENCOUNTER opens for both owners, attacker first."""
-    qs = _step(state, action.player, "duels")
+    events: list[Event] = []
+    qs = _duels_stage(state, action.player, rng, events)
+    if qs is not None and qs.stage == "fight":
+        raise wrong_phase(state.phase, qs.stage)
     hero = H.find(state, action.player, action.hero)
-    if (action.hero, action.defender, action.target) not in duel_options(state):
+    if qs is None or (action.hero, action.defender, action.target) not in duel_options(state):
         target = state.hero(action.defender, action.target)
         shown = f"{state.name(action.defender)}'s hero {action.target}" if target is None else \
             H.hero_name(state, target.owner, target.number)
@@ -547,7 +559,8 @@ def duel(state: BMState, action: DuelHero, rng: Rng) -> list[Event]:
                  waiting=(action.player, action.defender))
     _set(state, stage="fight", resume="duels", fight=fight,
          duelled=(*qs.duelled, fight.attacker, fight.defender))
-    return [DuelDeclared(player=action.player, hero=action.hero, defender=action.defender, target=action.target)]
+    return [*events, DuelDeclared(player=action.player, hero=action.hero, defender=action.defender,
+                                  target=action.target)]
 
 
 def _duel_turn(state: BMState, pid: int) -> Duel:
@@ -599,9 +612,13 @@ def leave_quest(state: BMState, pid: int) -> list[Event]:
 
 
 def end_quest(state: BMState, action: EndQuest, rng: Rng) -> list[Event]:
-    """End the quest step, declining further duels."""
-    _step(state, action.player, "duels")
-    return _finish(state)
+    """End the quest step, declining further duels; an encounter that ending hero movement starts is fought
+    first."""
+    events: list[Event] = []
+    qs = _duels_stage(state, action.player, rng, events)
+    if qs is None or qs.stage == "fight":
+        return events
+    return [*events, *_finish(state)]
 
 
 # --- decisions and timeouts ----------------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from engine.games.battlemist.quest import (
     timeout_quest,
 )
 from engine.games.battlemist.quest_cards import STAR, first_quests, new_quest_deck
+from engine.games.battlemist.quest_state import Duel
 from engine.games.battlemist.rules import apply
 from engine.games.battlemist.state import BMState, Phase
 from tests.engine.battlemist.helpers import position, snapshot
@@ -292,6 +293,22 @@ def test_a_challenger_who_dies_leaves_the_step_naming_living_heroes_only() -> No
     check_position(after)
 
 
+@pytest.mark.rule("BM-HER-12", "BM-QST-13", "BM-QST-6")
+def test_a_duel_or_the_steps_end_given_during_hero_movement_ends_it_first() -> None:
+    """As `/bm quest done` then the duel: a hero standing in the target completes the quest on the way."""
+    heroes = [hero(1, 1, "N20"), hero(1, 2, "N20"), hero(2, 1, "N11")]
+    state = step(heroes=heroes, quests={1: "QA19"}, quest_deck=["AR5"])
+    after, events = run(state, go("N11"), DuelHero(player=1, hero=1, defender=2, target=1))
+    assert types(events)[-3:] == ["quest_completed", "artifact_found", "duel_declared"]  # hero 2 stands in N20
+    assert after.quest_step.fight == Duel(attacker=(1, 1), defender=(2, 1), waiting=(1, 2))
+    ended, events = run(state, EndQuest(player=1))
+    assert ended.quest_step is None and types(events)[-1] == "quest_step_ended"
+    encounter = ghoul(heroes=[hero(1, 1, "N31"), hero(2, 1, "N31")])
+    assert error(encounter, DuelHero(player=1, hero=1, defender=2, target=1)) == "BM_E_WRONG_PHASE"
+    fighting, events = run(encounter, EndQuest(player=1))
+    assert types(events)[-1] == "encounter_started" and fighting.quest_step.stage == "fight"
+
+
 @pytest.mark.rule("BM-HER-12", "BM-A-41")
 def test_each_hero_fights_one_duel_per_step_and_only_another_race_in_his_region() -> None:
     state = duellists(dice=[1, 9, 1, 9, 1, 9, 1, 9, 1, 9])
@@ -308,7 +325,7 @@ def test_each_hero_fights_one_duel_per_step_and_only_another_race_in_his_region(
     assert error(own, DuelHero(player=1, hero=1, defender=1, target=2)) == "BM_E_DUEL_INVALID"
     assert error(own, DuelHero(player=1, hero=5, defender=2, target=1)) == "BM_E_UNKNOWN_HERO"
     early = step(heroes=[hero(1, 1, "N11"), hero(2, 1, "N11")], quests={1: "QA01"})
-    assert error(early, DuelHero(player=1, hero=1, defender=2, target=1)) == "BM_E_WRONG_PHASE"
+    assert run(early, DuelHero(player=1, hero=1, defender=2, target=1))[0].quest_step.stage == "fight"
     ended, events = run(own, EndQuest(player=1))
     assert ended.quest_step is None and events[-1].type == "quest_step_ended"
 
