@@ -97,6 +97,16 @@ def _wrong_phase(phase: Phase, kind: str, allowed: object = ()) -> RuleError:
 
 
 GATE: Gate[Phase] = Gate({phase: kinds | ANY_TIME for phase, kinds in ALLOWED.items()}, _wrong_phase)
+TURN_PHASES = frozenset({Phase.QUEST, Phase.MOVEMENT, Phase.COMBAT})
+OWN_TURN = frozenset(quest.HANDLERS) - {type_of(quest.QuestPass), type_of(quest.InspiredHero)} | MOVES
+"""The active player's own quest and movement commands (not the duel answers): from anyone else in the
+Individual phase they are refused as his turn, whichever step he is in (BM-VAL-4, reference ruling 3)."""
+
+
+def _gate(state: BMState, action: Action) -> None:
+    if state.phase in TURN_PHASES and action.type in OWN_TURN and action.player != state.active:
+        raise RuleError("BM_E_NOT_YOUR_TURN", player=state.name(state.active))
+    GATE.check(state.phase, action.type)
 
 
 def _game_over(state: BMState) -> RuleError | None:
@@ -115,7 +125,7 @@ def apply(state: BMState, action: Action) -> tuple[BMState, list[Event]]:
     rng = Rng(s.rng)
     events: list[Event] = []
     if not SEATING.admit(s, action, lambda pid, by: events.extend(leave(s, pid, by, rng))):
-        GATE.check(s.phase, action.type)
+        _gate(s, action)
         events += HANDLERS[action.type](s, action, rng)
     events += advance(s, rng)
     s.rng = rng.export()

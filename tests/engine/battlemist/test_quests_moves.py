@@ -6,6 +6,7 @@ import pytest
 
 from engine.core.errors import RuleError
 from engine.core.models import Action
+from engine.games.battlemist.movement import Move, MoveStep
 from engine.games.battlemist.pieces import Effects, Stars
 from engine.games.battlemist.quest import (
     Blink,
@@ -19,6 +20,7 @@ from engine.games.battlemist.quest import (
     pending_quest,
 )
 from engine.games.battlemist.quest_state import QuestStep
+from engine.games.battlemist.rules import apply
 from engine.games.battlemist.state import BMState, Phase
 from tests.engine.battlemist.helpers import position, snapshot
 from tests.engine.battlemist.quest_helpers import hero, run, step, types
@@ -240,3 +242,23 @@ def test_blink_places_a_hero_anywhere_instead_of_his_move() -> None:
     into, events = run(step(heroes=[hero(1, 1, "H-DAQ")], quests={1: "QA06"}, quest_deck=["AR5"],
                             stars={1: Stars(owned=2), 2: Stars(owned=1)}), Blink(player=1, hero=1, region="N07"))
     assert "quest_completed" in types(events) and into.artifacts == {1: ["AR5"]}
+
+
+@pytest.mark.rule("BM-HER-3")
+def test_a_quest_command_from_another_player_in_the_individual_phase_is_not_his_turn() -> None:
+    """BM-VAL-4 through the one `apply`: a hero move by anyone but the active player during the Individual phase
+    is BM_E_NOT_YOUR_TURN, whichever step the active player is in (as a move order, reference ruling 3); the
+    active player's own hero move outside his quest step stays BM_E_WRONG_PHASE."""
+    quest = step(heroes=[hero(1, 1, "H-DAQ"), hero(2, 1, "H-ORC")], troops={"H-ORC": {2: {"infantry": 2}}})
+    moving = position(phase=Phase.MOVEMENT, heroes=[hero(1, 1, "H-DAQ"), hero(2, 1, "H-ORC")],
+                      movement=MoveStep(player=1))
+    for state in (quest, moving):
+        with pytest.raises(RuleError) as err:
+            apply(state, HeroMove(player=2, hero=1, path=["N30"]))
+        assert err.value.code == "BM_E_NOT_YOUR_TURN"
+    with pytest.raises(RuleError) as err:
+        apply(quest, Move(player=2, n=1, unit="infantry", origin="H-ORC", path=("N30",)))
+    assert err.value.code == "BM_E_NOT_YOUR_TURN"
+    with pytest.raises(RuleError) as err:
+        apply(moving, HeroMove(player=1, hero=1, path=["N20"]))
+    assert err.value.code == "BM_E_WRONG_PHASE"
