@@ -126,7 +126,8 @@ class InspiredHero(Action):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EncounterTarget(Action):
-    """`/bm target`: the monster (its index in the encounter, from 0) the hero strikes."""
+    """`/bm target`: the monster (its index in the encounter, from 0; players type and read it from 1) the hero
+    strikes."""
 
     type: Literal["encounter_target"] = "encounter_target"
     foe: int
@@ -157,10 +158,18 @@ QuestAction = (QuestPass | GreatHaste | QuestNew | HeroMove | HealingHerbs | Hea
 
 def begin_quest_step(state: BMState, rng: Rng) -> list[Event]:
     """Open the active player's quest step with W-PREQUEST. Expects phase QUEST and `state.active` set."""
-    pid = _active(state)
-    home = state.homeland(pid)
-    state.quest_step = QuestStep(home=any(h.region == home for h in state.heroes_of(pid)))
+    state.quest_step = QuestStep(home=_hero_at_home(state, _active(state)))
     return []
+
+
+def _hero_at_home(state: BMState, pid: int) -> bool:
+    return any(h.region == state.homeland(pid) for h in state.heroes_of(pid))
+
+
+def _home(state: BMState, qs: QuestStep, pid: int) -> bool:
+    """A hero of his stood in his homeland when the step began (BM-QST-1). No hero moves during W-PREQUEST, so
+    there the heroes' places tell, also in a position written by hand without `home`."""
+    return _hero_at_home(state, pid) if qs.stage == "prequest" else qs.home
 
 
 def _active(state: BMState) -> int:
@@ -191,7 +200,7 @@ def _close_prequest(state: BMState, rng: Rng) -> list[Event]:
     """W-PREQUEST closes: heroes at home heal (BM-HER-11), then the mandatory new quest (BM-QST-1, 14, BM-A-14).
     An occupied homeland changes neither (BM-HOM-6, BM-A-45)."""
     pid = _active(state)
-    qs = _set(state, stage="heroes")
+    qs = _set(state, stage="heroes", home=_hero_at_home(state, pid))  # nobody moved yet: still the step's start
     home = state.homeland(pid)
     events: list[Event] = []
     for hero in state.heroes_of(pid):
@@ -211,13 +220,14 @@ def _heroes_stage(state: BMState, pid: int, rng: Rng, events: list[Event], *stag
     return state.quest_step
 
 
-def _window(qs: QuestStep, pid: int) -> Window:
-    """The window `pid` is in: the one the stage opens, W-ENCOUNTER while a fight waits for his play."""
+def _window(qs: QuestStep, pid: int) -> Window | None:
+    """The window `pid` is in: the one the stage opens; in an encounter or duel, which is resolved at once
+    (BM-QST-6), only W-ENCOUNTER while the fight waits for his play, else none."""
     fight = qs.fight
-    if isinstance(fight, Encounter) and fight.window and fight.hero is not None:
-        return "encounter"
-    if isinstance(fight, Duel) and fight.waiting and fight.waiting[0] == pid:
-        return "encounter"
+    if isinstance(fight, Encounter):
+        return "encounter" if fight.window and fight.hero is not None else None
+    if isinstance(fight, Duel):
+        return "encounter" if fight.waiting and fight.waiting[0] == pid else None
     return "prequest" if qs.stage == "prequest" else "quest"
 
 
@@ -242,22 +252,23 @@ def quest_pass(state: BMState, action: QuestPass, rng: Rng) -> list[Event]:
 
 
 def great_haste(state: BMState, action: GreatHaste, rng: Rng) -> list[Event]:
-    """AC01 (W-PREQUEST): the hero may move 1 extra region this step; several plays add up."""
+    """AC01 (W-PREQUEST): the hero may move 1 extra region this step; several plays add up. The card is checked
+    before the hero it names (the reference's check order)."""
     qs = _step(state, action.player)
-    H.find(state, action.player, action.hero)
     _, events = windows.play(state, action.player, H.HASTE, _window(qs, action.player))
+    H.find(state, action.player, action.hero)
     _set(state, haste=(*qs.haste, action.hero))
     return [*events, HeroHasted(player=action.player, hero=action.hero)]
 
 
 def quest_new(state: BMState, action: QuestNew, rng: Rng) -> list[Event]:
-    """The explicit draw (BM-QST-1): a hero at home when the step began, then no current quest; it happens once,
-    when W-PREQUEST closes."""
+    """The explicit draw (BM-QST-1): no current quest, then a hero at home when the step began (the reference's
+    check order); it happens once, when W-PREQUEST closes."""
     qs = _step(state, action.player)
-    if not qs.home:
-        raise RuleError("BM_E_NO_HERO_AT_HOME")
     if action.player in state.quests:
         raise RuleError("BM_E_QUEST_ACTIVE")
+    if not _home(state, qs, action.player):
+        raise RuleError("BM_E_NO_HERO_AT_HOME")
     if qs.stage != "prequest":
         raise RuleError("BM_E_QUEST_DRAW_PASSED")
     return _close_prequest(state, rng)
@@ -270,8 +281,7 @@ def _heal_with(state: BMState, pid: int, hero_number: int, amount: int | None, b
 def healing_herbs(state: BMState, action: HealingHerbs, rng: Rng) -> list[Event]:
     """AC11 (W-QUEST): the hero regains 2 life, up to his current maximum (BM-A-36)."""
     events: list[Event] = []
-    qs = _heroes_stage(state, action.player, rng, events, "heroes", "duels")
-    H.find(state, action.player, action.hero)
+    qs = _heroes_stage(state, action.player, rng, events, "heroes", "fight", "duels")
     card, played = windows.play(state, action.player, HEALING_HERBS, _window(qs, action.player))
     return [*events, *played, *_heal_with(state, action.player, action.hero, card.heal, HEALING_HERBS)]
 
@@ -279,8 +289,7 @@ def healing_herbs(state: BMState, action: HealingHerbs, rng: Rng) -> list[Event]
 def healing_light(state: BMState, action: HealingLight, rng: Rng) -> list[Event]:
     """SP01 (W-QUEST): as AC11."""
     events: list[Event] = []
-    qs = _heroes_stage(state, action.player, rng, events, "heroes", "duels")
-    H.find(state, action.player, action.hero)
+    qs = _heroes_stage(state, action.player, rng, events, "heroes", "fight", "duels")
     spell, cast = windows.cast(state, action.player, HEALING_LIGHT, _window(qs, action.player), _scope(state))
     return [*events, *cast, *_heal_with(state, action.player, action.hero, spell.heal, HEALING_LIGHT)]
 
@@ -308,7 +317,7 @@ def hero_move(state: BMState, action: HeroMove, rng: Rng) -> list[Event]:
 def blink(state: BMState, action: Blink, rng: Rng) -> list[Event]:
     """SP09 (W-QUEST): the hero is placed in any region of the game; that is his movement this step."""
     events: list[Event] = []
-    qs = _heroes_stage(state, action.player, rng, events)
+    qs = _heroes_stage(state, action.player, rng, events, "heroes", "fight")
     hero = H.find(state, action.player, action.hero)
     H.check_known([action.region])
     if action.hero in qs.moved:
@@ -323,7 +332,7 @@ def _arrive(state: BMState, rng: Rng, hero: HeroToken, path: list[str], *, blink
     H.put(state, replace(hero, region=path[-1]))
     events: list[Event] = [HeroMoved(player=hero.owner, hero=hero.number, path=list(path), blink=blink)]
     if not qs.completed and _target(state, hero.owner) == path[-1]:
-        events += _complete(state, rng, hero.number, resume="heroes")
+        events += _complete(state, rng, resume="heroes")
     return events
 
 
@@ -338,23 +347,22 @@ def end_heroes(state: BMState, action: EndHeroes, rng: Rng) -> list[Event]:
     qs = _heroes_stage(state, action.player, rng, events)
     target = _target(state, action.player)
     if not qs.completed and any(h.region == target for h in state.heroes_of(action.player)):
-        events += _complete(state, rng, None, resume="duels")
+        events += _complete(state, rng, resume="duels")
         if state.quest_step is not None and state.quest_step.stage == "fight":
             return events
     return [*events, *_duels(state)]
 
 
-def _complete(state: BMState, rng: Rng, arriving: int | None, resume: Stage) -> list[Event]:
+def _complete(state: BMState, rng: Rng, resume: Stage) -> list[Event]:
     """Completion, resolved at once (BM-QST-6, 4, BM-A-40): the card is revealed, then the encounter, or the next
     card straight away. One completion per step: a quest drawn now waits for the next round (BM-QST-8)."""
     pid = _active(state)
     adventure = load().quests.adventure[state.quests[pid]]
     _set(state, completed=True)
     events: list[Event] = [QuestCompleted(player=pid, adventure=adventure.id, target=adventure.target)]
-    here = [h.number for h in state.heroes_of(pid) if h.region == adventure.target]
     if not adventure.encounter:
         return [*events, *_reward(state, rng)]
-    candidates = tuple(sorted(here, key=lambda n: n != arriving))
+    candidates = tuple(sorted(h.number for h in state.heroes_of(pid) if h.region == adventure.target))
     foes = tuple(Foe(name=f.name, life=f.life, attacks=f.attacks, hit=f.hit, damage=f.damage)
                  for f in adventure.encounter for _ in range(f.count))
     fight = Encounter(adventure=adventure.id, candidates=candidates, foes=foes)
@@ -430,7 +438,7 @@ def encounter_target(state: BMState, action: EncounterTarget, rng: Rng) -> list[
     if not enc.striking:
         raise wrong_phase(state.phase, "encounter")
     if not 0 <= action.foe < len(enc.foes) or enc.foes[action.foe].life == 0:
-        raise RuleError("BM_E_ENCOUNTER_TARGET", n=action.foe)
+        raise RuleError("BM_E_ENCOUNTER_TARGET", n=action.foe + 1)  # counted from 1, as typed
     _set(state, fight=replace(enc, striking=False))
     events = _hero_strikes(state, rng, action.foe)
     if state.quest_step is not None and isinstance(state.quest_step.fight, Encounter):
@@ -457,7 +465,7 @@ def _fight_on(state: BMState, rng: Rng) -> list[Event]:
         life = max(0, hero.life - damage)
         events.append(FoesStrike(player=pid, hero=hero.number, rolls=rolls, damage=damage, life=life))
         if life == 0:
-            return [*events, *H.kill(state, hero), *_end_fight(state)]
+            return [*events, *_kill(state, hero), *_end_fight(state)]
         H.put(state, replace(hero, life=life))
         alive = [k for k, f in enumerate(enc.foes) if f.life > 0]
         if len(alive) > 1:
@@ -486,6 +494,16 @@ def _hero_strikes(state: BMState, rng: Rng, index: int) -> list[Event]:
     return [*events, EncounterWon(player=pid, hero=enc.hero), *_reward(state, rng), *_end_fight(state)]
 
 
+def _kill(state: BMState, hero: HeroToken) -> list[Event]:
+    """A hero dies in an encounter or duel (BM-HER-15, 16); the step's lists keep only living heroes."""
+    events = H.kill(state, hero)
+    qs = state.quest_step
+    if qs is not None and hero.owner == state.active:
+        _set(state, moved=tuple(n for n in qs.moved if n != hero.number),
+             haste=tuple(n for n in qs.haste if n != hero.number))
+    return events
+
+
 def _end_fight(state: BMState) -> list[Event]:
     """Back to where the fight began: hero movement, or the duels."""
     qs = _set(state, fight=None)
@@ -499,6 +517,15 @@ def _duels(state: BMState) -> list[Event]:
     """The duel stage; the step ends at once when no duel is possible (BM-HER-12)."""
     _set(state, stage="duels", fight=None)
     return [] if duel_options(state) else _finish(state)
+
+
+def _duels_stage(state: BMState, pid: int, rng: Rng, events: list[Event]) -> QuestStep | None:
+    """The step at its duels: a duel or the step's end given before ends hero movement first, as `end_heroes`
+    (a hero in the target completes the quest then); None once the step is over."""
+    qs = _step(state, pid, "prequest", "heroes", "duels")
+    if qs.stage != "duels":
+        events += end_heroes(state, EndHeroes(player=pid), rng)
+    return state.quest_step
 
 
 def duel_options(state: BMState) -> list[tuple[int, int, int]]:
@@ -518,9 +545,12 @@ def duel_options(state: BMState) -> list[tuple[int, int, int]]:
 def duel(state: BMState, action: DuelHero, rng: Rng) -> list[Event]:
     """Declare a duel (BM-HER-12): his hero against another race's hero in the same region, each hero once per
     step (BM-A-41); W-ENCOUNTER opens for both owners, attacker first."""
-    qs = _step(state, action.player, "duels")
+    events: list[Event] = []
+    qs = _duels_stage(state, action.player, rng, events)
+    if qs is not None and qs.stage == "fight":
+        raise wrong_phase(state.phase, qs.stage)
     hero = H.find(state, action.player, action.hero)
-    if (action.hero, action.defender, action.target) not in duel_options(state):
+    if qs is None or (action.hero, action.defender, action.target) not in duel_options(state):
         target = state.hero(action.defender, action.target)
         shown = f"{state.name(action.defender)}'s hero {action.target}" if target is None else \
             H.hero_name(state, target.owner, target.number)
@@ -529,7 +559,8 @@ def duel(state: BMState, action: DuelHero, rng: Rng) -> list[Event]:
                  waiting=(action.player, action.defender))
     _set(state, stage="fight", resume="duels", fight=fight,
          duelled=(*qs.duelled, fight.attacker, fight.defender))
-    return [DuelDeclared(player=action.player, hero=action.hero, defender=action.defender, target=action.target)]
+    return [*events, DuelDeclared(player=action.player, hero=action.hero, defender=action.defender,
+                                  target=action.target)]
 
 
 def _duel_turn(state: BMState, pid: int) -> Duel:
@@ -565,15 +596,29 @@ def _fight_duel(state: BMState, rng: Rng, fight: Duel) -> list[Event]:
         life = max(0, victim.life - profile.damage * sum(1 for d in rolls if d >= hit))
         events.append(DuelStrike(player=striker[0], hero=striker[1], rolls=rolls, need=hit, life=life))
         if life == 0:
-            return [*events, *H.kill(state, victim), *_end_fight(state)]
+            return [*events, *_kill(state, victim), *_end_fight(state)]
         H.put(state, replace(victim, life=life))
         striker, struck = struck, striker
 
 
+def leave_quest(state: BMState, pid: int) -> list[Event]:
+    """`pid` left during another player's quest step (his heroes are gone already): a duel against his hero is
+    called off unfought, so the attacker may still fight one (BM-A-41), and the step goes on with the duels."""
+    qs = state.quest_step
+    if qs is None or not isinstance(qs.fight, Duel) or qs.fight.defender[0] != pid:
+        return []
+    _set(state, duelled=tuple(d for d in qs.duelled if d != qs.fight.attacker))
+    return _end_fight(state)
+
+
 def end_quest(state: BMState, action: EndQuest, rng: Rng) -> list[Event]:
-    """End the quest step, declining further duels."""
-    _step(state, action.player, "duels")
-    return _finish(state)
+    """End the quest step, declining further duels; an encounter that ending hero movement starts is fought
+    first."""
+    events: list[Event] = []
+    qs = _duels_stage(state, action.player, rng, events)
+    if qs is None or qs.stage == "fight":
+        return events
+    return [*events, *_finish(state)]
 
 
 # --- decisions and timeouts ----------------------------------------------------------------------------------------
@@ -605,8 +650,8 @@ def pending_quest(state: BMState) -> list[Decision]:
 
 
 def timeout_quest(state: BMState, pid: int) -> Action:
-    """The stand-in's play (BM-DIG-19): no hero moves and no duels; windows pass; the first hero in the target
-    fights; he strikes the first living monster listed."""
+    """The stand-in's play (BM-DIG-19): no hero moves and no duels; windows pass; the lowest-numbered hero in the
+    target fights (ruling 29); he strikes the first living monster listed."""
     qs = state.quest_step
     fight = None if qs is None else qs.fight
     if isinstance(fight, Encounter):
@@ -629,4 +674,5 @@ HANDLERS = {"quest_pass": quest_pass, "great_haste": great_haste, "quest_new": q
 """Action type → handler, for the lead's `apply`."""
 
 
-__all__ = ["HANDLERS", "QuestAction", "begin_quest_step", "duel_options", "pending_quest", "timeout_quest"]
+__all__ = ["HANDLERS", "QuestAction", "begin_quest_step", "duel_options", "leave_quest", "pending_quest",
+           "timeout_quest"]

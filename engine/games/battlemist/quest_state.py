@@ -30,7 +30,7 @@ class Encounter:
 
     adventure: str
     candidates: tuple[int, ...]
-    """The player's heroes in the target region, who may fight (the first is the default)."""
+    """The player's heroes in the target region, who may fight, by number (the first is the stand-in's, ruling 29)."""
     hero: int | None = None
     window: bool = True
     inspired: bool = False

@@ -230,6 +230,7 @@ def leave(state: BMState, pid: int, removed_by: int | None, rng: Rng) -> list[Ev
     state.stars = {**state.stars, pid: Stars()}
     events: list[Event] = [PlayerLeft(player=pid, removed_by=removed_by)]
     events += council.leave_council(state, pid, rng) + initiative.leave_initiative(state, pid, rng)
+    events += quest.leave_quest(state, pid)
     events += _withdraw_economy(state, pid, rng)
     if state.active == pid:
         events += _skip_turn(state, rng)

@@ -103,7 +103,7 @@ def cast(state: BMState, pid: int, spell_id: str, window: Window | None, scope: 
         raise RuleError("BM_E_SPELLS_FORBIDDEN")
     key = f"{scope}:{spell_id}"
     if key in state.cast.get(pid, []):
-        raise RuleError("BM_E_SPELL_ALREADY_CAST", spell=spell.name, window=when(window))
+        raise RuleError("BM_E_SPELL_ALREADY_CAST", spell=spell.name, window=when(spell.window))
     price = cost(state, spell)
     stars = state.stars[pid]
     if price > stars.power:

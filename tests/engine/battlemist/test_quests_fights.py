@@ -9,14 +9,21 @@ import pytest
 from engine.core.errors import RuleError
 from engine.core.models import Action, from_json, to_json
 from engine.core.rng import Rng
+from engine.core.turns import Resign
+from engine.games.battlemist import commands
 from engine.games.battlemist.data import load
 from engine.games.battlemist.pieces import Stars
+from engine.games.battlemist.position import check_position
 from engine.games.battlemist.quest import (
+    Blink,
     DuelHero,
     EncounterHero,
     EncounterTarget,
     EndHeroes,
     EndQuest,
+    GreatHaste,
+    HealingHerbs,
+    HealingLight,
     HeroMove,
     InspiredHero,
     QuestPass,
@@ -24,7 +31,9 @@ from engine.games.battlemist.quest import (
     timeout_quest,
 )
 from engine.games.battlemist.quest_cards import STAR, first_quests, new_quest_deck
-from engine.games.battlemist.state import BMState
+from engine.games.battlemist.quest_state import Duel
+from engine.games.battlemist.rules import apply
+from engine.games.battlemist.state import BMState, Phase
 from tests.engine.battlemist.helpers import position, snapshot
 from tests.engine.battlemist.quest_helpers import hero, run, step, types
 
@@ -146,6 +155,26 @@ def test_inspired_hero_and_the_blade_make_the_hero_hit_on_four_without_stacking(
         "BM_E_CARD_WINDOW"
 
 
+@pytest.mark.rule("BM-WIN-1", "BM-QST-7")
+def test_quest_cards_and_spells_wait_while_an_encounter_or_a_duel_is_fought() -> None:
+    """An encounter is resolved at once (BM-QST-6): only W-ENCOUNTER opens in it, so W-QUEST and W-PREQUEST plays
+    are outside their window there (BM_E_CARD_WINDOW, BM_E_SPELL_WINDOW), before and after the blows begin."""
+    rich = {"hands": {1: ["AC01", "AC11"]}, "stars": {1: Stars(owned=3), 2: Stars(owned=1)}}
+    heroes = [hero(1, 1, "N12", life=3), hero(1, 2, "N12", life=3)]
+    bandits = step(heroes=heroes, quests={1: "QA12"}, quest_deck=["STAR"], dice=[3, 4, 9, 2, 9], **rich)
+    window, _ = run(bandits, go("N13"))
+    striking, _ = run(window, QuestPass(player=1))
+    duel = step(heroes=[hero(1, 1, "N11", life=3), hero(2, 1, "N11")], quests={1: "QA01"}, **rich)
+    duel, _ = run(duel, EndHeroes(player=1), DuelHero(player=1, hero=1, defender=2, target=1))
+    for state in (window, striking, duel):
+        assert error(state, HealingHerbs(player=1, hero=1)) == "BM_E_CARD_WINDOW"
+        assert error(state, HealingLight(player=1, hero=1)) == "BM_E_SPELL_WINDOW"
+        assert error(state, GreatHaste(player=1, hero=2)) == "BM_E_CARD_WINDOW"
+    assert error(striking, Blink(player=1, hero=2, region="N20")) == "BM_E_SPELL_WINDOW"
+    healed, _ = run(striking, EncounterTarget(player=1, foe=0), HealingHerbs(player=1, hero=1))
+    assert healed.quest_step.stage == "heroes" and healed.hero(1, 1).life == 5  # back in W-QUEST
+
+
 @pytest.mark.rule("BM-QST-7")
 def test_with_several_monsters_the_player_picks_each_blow_and_the_timeout_takes_the_first() -> None:
     """QA12, Briar Wood N13: 2 Bandits 1L 1A 5H 1D."""
@@ -160,12 +189,33 @@ def test_with_several_monsters_the_player_picks_each_blow_and_the_timeout_takes_
     assert timeout_quest(state, 1) == EncounterTarget(player=1, foe=0)
 
 
+@pytest.mark.rule("BM-QST-7")
+def test_the_monster_refused_is_named_with_the_number_the_player_typed() -> None:
+    """`/bm quest target` counts the monsters from 1, as the panels list them; so does its error."""
+    state = step(heroes=[hero(1, 1, "N12")], quests={1: "QA12"}, quest_deck=["STAR"], dice=[3, 4])
+    state, _ = run(state, go("N13"), QuestPass(player=1))
+    assert commands.quest_target(state, 1, 2) == EncounterTarget(player=1, foe=1)
+    with pytest.raises(RuleError) as err:
+        run(state, commands.quest_target(state, 1, 3))
+    assert err.value.code == "BM_E_ENCOUNTER_TARGET" and "monster 3 " in err.value.message
+
+
+@pytest.mark.rule("BM-QST-7")
+def test_the_stand_in_sends_the_lowest_numbered_hero_in_the_target() -> None:
+    """Reference ruling 29 (BM-DIG-19): the arriving hero or the board's listing order does not matter."""
+    arriving, _ = run(ghoul(heroes=[hero(1, 2, "H-DAQ"), hero(1, 1, "N31")]), go("N31", number=2))
+    assert pending_quest(arriving)[0].detail["heroes"] == [1, 2]
+    assert timeout_quest(arriving, 1) == EncounterHero(player=1, hero=1)
+    standing, _ = run(ghoul(heroes=[hero(1, 3, "N31"), hero(1, 1, "N31")]), EndHeroes(player=1))
+    assert timeout_quest(standing, 1) == EncounterHero(player=1, hero=1)
+
+
 @pytest.mark.rule("BM-QST-7", "BM-QST-18")
 def test_with_several_heroes_in_the_target_the_player_picks_who_fights_and_he_moves_no_more() -> None:
     state = ghoul(heroes=[hero(1, 1, "H-DAQ"), hero(1, 2, "N31")], dice=[1, 9, 1, 9])
     state, _ = run(state, go("N31"))
     assert pending_quest(state)[0].kind == "bm_encounter_hero" and pending_quest(state)[0].detail["heroes"] == [1, 2]
-    assert timeout_quest(state, 1) == EncounterHero(player=1, hero=1)  # the arriving hero is listed first
+    assert timeout_quest(state, 1) == EncounterHero(player=1, hero=1)  # the lowest-numbered (ruling 29)
     assert error(state, EncounterHero(player=1, hero=3)) == "BM_E_UNKNOWN_HERO"
     after, _ = run(state, EncounterHero(player=1, hero=2), QuestPass(player=1))
     assert after.quests == {} and after.quest_step.moved == (1, 2)
@@ -183,6 +233,8 @@ def test_a_hero_killed_in_an_encounter_is_removed_and_the_quest_discarded() -> N
     assert [h.number for h in after.heroes] == [2] and after.quests == {} and after.quest_discard == ["QA20"]
     assert not hasattr(events[-1], "adventure")  # the lost quest stays secret
     assert after.quest_step.stage == "heroes"  # the others may still move
+    assert after.quest_step.moved == ()  # the step names living heroes only, so the position stays valid
+    check_position(after)
 
 
 def duellists(life: int = 5, **fields: Any) -> BMState:
@@ -230,6 +282,33 @@ def test_duellists_use_the_base_profile_with_their_owners_modifiers_to_the_death
     assert state.hero(2, 1) is None
 
 
+@pytest.mark.rule("BM-HER-15", "BM-HER-16")
+def test_a_challenger_who_dies_leaves_the_step_naming_living_heroes_only() -> None:
+    heroes = [hero(1, 1, "N20", life=1), hero(1, 2, "N11"), hero(2, 1, "N11"), hero(2, 2, "N11")]
+    state = step(heroes=heroes, quests={1: "QA01"}, dice=[9])
+    after, _ = run(state, go("N11"), EndHeroes(player=1), DuelHero(player=1, hero=1, defender=2, target=1),
+                   QuestPass(player=1), QuestPass(player=2))
+    assert after.hero(1, 1) is None and after.quest_step.stage == "duels" and after.quest_step.moved == ()
+    assert pending_quest(after)[0].detail["duels"] == [{"hero": 2, "defender": 2, "target": 2}]
+    check_position(after)
+
+
+@pytest.mark.rule("BM-HER-12", "BM-QST-13", "BM-QST-6")
+def test_a_duel_or_the_steps_end_given_during_hero_movement_ends_it_first() -> None:
+    """As `/bm quest done` then the duel: a hero standing in the target completes the quest on the way."""
+    heroes = [hero(1, 1, "N20"), hero(1, 2, "N20"), hero(2, 1, "N11")]
+    state = step(heroes=heroes, quests={1: "QA19"}, quest_deck=["AR5"])
+    after, events = run(state, go("N11"), DuelHero(player=1, hero=1, defender=2, target=1))
+    assert types(events)[-3:] == ["quest_completed", "artifact_found", "duel_declared"]  # hero 2 stands in N20
+    assert after.quest_step.fight == Duel(attacker=(1, 1), defender=(2, 1), waiting=(1, 2))
+    ended, events = run(state, EndQuest(player=1))
+    assert ended.quest_step is None and types(events)[-1] == "quest_step_ended"
+    encounter = ghoul(heroes=[hero(1, 1, "N31"), hero(2, 1, "N31")])
+    assert error(encounter, DuelHero(player=1, hero=1, defender=2, target=1)) == "BM_E_WRONG_PHASE"
+    fighting, events = run(encounter, EndQuest(player=1))
+    assert types(events)[-1] == "encounter_started" and fighting.quest_step.stage == "fight"
+
+
 @pytest.mark.rule("BM-HER-12", "BM-A-41")
 def test_each_hero_fights_one_duel_per_step_and_only_another_race_in_his_region() -> None:
     state = duellists(dice=[1, 9, 1, 9, 1, 9, 1, 9, 1, 9])
@@ -246,7 +325,7 @@ def test_each_hero_fights_one_duel_per_step_and_only_another_race_in_his_region(
     assert error(own, DuelHero(player=1, hero=1, defender=1, target=2)) == "BM_E_DUEL_INVALID"
     assert error(own, DuelHero(player=1, hero=5, defender=2, target=1)) == "BM_E_UNKNOWN_HERO"
     early = step(heroes=[hero(1, 1, "N11"), hero(2, 1, "N11")], quests={1: "QA01"})
-    assert error(early, DuelHero(player=1, hero=1, defender=2, target=1)) == "BM_E_WRONG_PHASE"
+    assert run(early, DuelHero(player=1, hero=1, defender=2, target=1))[0].quest_step.stage == "fight"
     ended, events = run(own, EndQuest(player=1))
     assert ended.quest_step is None and events[-1].type == "quest_step_ended"
 
@@ -301,3 +380,22 @@ def test_a_quest_step_in_progress_survives_the_json_position_format() -> None:
     for state in (duel, encounter):
         assert from_json(BMState, to_json(state)) == state
     assert pending_quest(position()) == []
+
+
+@pytest.mark.rule("BM-HER-12", "BM-A-41")
+def test_a_duel_against_a_player_who_leaves_is_called_off_and_the_step_goes_on() -> None:
+    """Reference ruling 32: his heroes leave the table, so the duel declared against one of them is not fought;
+    the attacker has fought none and may still duel another hero, or the step ends when none is left."""
+    heroes = [hero(1, 1, "N11"), hero(2, 1, "N11"), hero(3, 1, "N11")]
+    state = step(("DAQ", "ORC", "ELF"), heroes=heroes, quests={1: "QA01", 2: "QA05"})
+    declared, _ = run(state, EndHeroes(player=1), DuelHero(player=1, hero=1, defender=2, target=1))
+    half, _ = run(declared, QuestPass(player=1))
+    for waiting in (declared, half):
+        after, _ = apply(waiting, Resign(player=2))
+        assert after.quest_step.stage == "duels" and after.quest_step.fight is None and after.hero(1, 1).life == 5
+        assert pending_quest(after)[0].detail["duels"] == [{"hero": 1, "defender": 3, "target": 1}]
+        check_position(after)
+    alone = step(("DAQ", "ORC", "ELF"), heroes=heroes[:2], quests={1: "QA01"})
+    alone, _ = run(alone, EndHeroes(player=1), DuelHero(player=1, hero=1, defender=2, target=1))
+    after, events = apply(alone, Resign(player=2))
+    assert after.quest_step is None and after.phase is Phase.MOVEMENT and "quest_step_ended" in types(events)

@@ -6,6 +6,7 @@ import pytest
 
 from engine.core.errors import RuleError
 from engine.core.models import Action
+from engine.games.battlemist.movement import Move, MoveStep
 from engine.games.battlemist.pieces import Effects, Stars
 from engine.games.battlemist.quest import (
     Blink,
@@ -18,6 +19,8 @@ from engine.games.battlemist.quest import (
     QuestPass,
     pending_quest,
 )
+from engine.games.battlemist.quest_state import QuestStep
+from engine.games.battlemist.rules import apply
 from engine.games.battlemist.state import BMState, Phase
 from tests.engine.battlemist.helpers import position, snapshot
 from tests.engine.battlemist.quest_helpers import hero, run, step, types
@@ -92,13 +95,26 @@ def test_the_drawn_adventure_is_told_to_the_drawer_alone() -> None:
     assert drawn.private_to == 1 and started.private_to is None and not hasattr(started, "adventure")
 
 
+@pytest.mark.rule("BM-QST-1", "BM-QST-13")
+def test_a_hand_written_prequest_step_still_draws_for_a_hero_at_home() -> None:
+    """A position written at W-PREQUEST need not say that a hero stands at home: the engine sees him there."""
+    state = step(heroes=[hero(1, 1, "H-DAQ", life=3)], quest_deck=["QA10"])
+    state.quest_step = QuestStep()
+    after, events = run(state, QuestPass(player=1))
+    assert after.quests == {1: "QA10"} and after.heroes[0].life == 4 and "quest_drawn" in types(events)
+    explicit, _ = run(state, QuestNew(player=1))
+    assert explicit.quests == {1: "QA10"}
+
+
+@pytest.mark.rule("BM-QST-1")
 def test_quest_new_draws_explicitly_and_its_errors_come_in_order() -> None:
+    """The reference's check order for a new quest: BM_E_QUEST_ACTIVE, then BM_E_NO_HERO_AT_HOME."""
     state = step(heroes=[hero(1, 1, "H-DAQ")], quest_deck=["QA10"])
     after, events = run(state, QuestNew(player=1))
     assert after.quests == {1: "QA10"} and "quest_drawn" in types(events)
     assert error(after, QuestNew(player=1)) == "BM_E_QUEST_ACTIVE"
     away = step(heroes=[hero(1, 1, "N20")], quests={1: "QA11"})
-    assert error(away, QuestNew(player=1)) == "BM_E_NO_HERO_AT_HOME"  # checked before the current quest
+    assert error(away, QuestNew(player=1)) == "BM_E_QUEST_ACTIVE"  # checked before the hero at home
     assert error(step(heroes=[hero(1, 1, "N20")]), QuestNew(player=1)) == "BM_E_NO_HERO_AT_HOME"
     moving = moved(step(heroes=[hero(1, 1, "H-DAQ")], quests={1: "QA19"}, quest_deck=["STAR"]), "N20")
     assert moving.quests == {} and error(moving, QuestNew(player=1)) == "BM_E_QUEST_DRAW_PASSED"
@@ -226,3 +242,23 @@ def test_blink_places_a_hero_anywhere_instead_of_his_move() -> None:
     into, events = run(step(heroes=[hero(1, 1, "H-DAQ")], quests={1: "QA06"}, quest_deck=["AR5"],
                             stars={1: Stars(owned=2), 2: Stars(owned=1)}), Blink(player=1, hero=1, region="N07"))
     assert "quest_completed" in types(events) and into.artifacts == {1: ["AR5"]}
+
+
+@pytest.mark.rule("BM-HER-3")
+def test_a_quest_command_from_another_player_in_the_individual_phase_is_not_his_turn() -> None:
+    """BM-VAL-4 through the one `apply`: a hero move by anyone but the active player during the Individual phase
+    is BM_E_NOT_YOUR_TURN, whichever step the active player is in (as a move order, reference ruling 3); the
+    active player's own hero move outside his quest step stays BM_E_WRONG_PHASE."""
+    quest = step(heroes=[hero(1, 1, "H-DAQ"), hero(2, 1, "H-ORC")], troops={"H-ORC": {2: {"infantry": 2}}})
+    moving = position(phase=Phase.MOVEMENT, heroes=[hero(1, 1, "H-DAQ"), hero(2, 1, "H-ORC")],
+                      movement=MoveStep(player=1))
+    for state in (quest, moving):
+        with pytest.raises(RuleError) as err:
+            apply(state, HeroMove(player=2, hero=1, path=["N30"]))
+        assert err.value.code == "BM_E_NOT_YOUR_TURN"
+    with pytest.raises(RuleError) as err:
+        apply(quest, Move(player=2, n=1, unit="infantry", origin="H-ORC", path=("N30",)))
+    assert err.value.code == "BM_E_NOT_YOUR_TURN"
+    with pytest.raises(RuleError) as err:
+        apply(moving, HeroMove(player=1, hero=1, path=["N20"]))
+    assert err.value.code == "BM_E_WRONG_PHASE"
