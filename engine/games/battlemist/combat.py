@@ -264,10 +264,9 @@ def _not_now(state: BMState, b: B.Battle) -> RuleError:
 
 
 def _scope(state: BMState, b: B.Battle) -> str:
-    """The window's opening, for once-per-window spells (BM-SPL-1): the battle (a region may see one in each
-    player's combat step), or one combat round's rally in it."""
-    base = f"r{state.round}:battle:{b.region}:{b.attacker.player}"
-    return base if b.stage == "battlestart" else f"{base}:rally{b.round}"
+    """The window's opening, for once-per-window spells (BM-SPL-1): in the battle windows, W-BATTLESTART and every
+    W-RALLY, the battle (a region may see one in each player's combat step)."""
+    return f"r{state.round}:battle:{b.region}:{b.attacker.player}"
 
 
 def _window(state: BMState, action: Action) -> B.Battle:

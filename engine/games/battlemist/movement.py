@@ -22,7 +22,7 @@ from engine.core.rng import Rng
 from engine.games.battlemist import windows
 from engine.games.battlemist.data import ARMY, MONSTERS, STOPS, ActionCard, EventCard, Spell, Window, load
 from engine.games.battlemist.heroes import neighbours
-from engine.games.battlemist.phases import wrong_phase
+from engine.games.battlemist.phases import TURN, wrong_phase
 from engine.games.battlemist.pieces import Troops, UnitKind
 
 if TYPE_CHECKING:
@@ -389,16 +389,6 @@ def default_disband(state: BMState, pid: int, region: str, excess: int) -> dict[
 # ---------------------------------------------------------------- handlers
 
 
-_PHASE_OF_STEP = {"draft": "setup", "build": "setup", "council": "council", "econstart": "economy",
-                  "orders": "economy", "initiative": "individual", "quest": "individual",
-                  "movement": "individual", "combat": "individual", "upkeep": "maintenance",
-                  "game_over": "game over"}
-
-
-_INDIVIDUAL = frozenset({"quest", "movement", "combat"})
-"""The steps of a player's individual turn (BM-A-28)."""
-
-
 def _step(state: BMState, pid: int) -> MoveStep:
     """The open movement step of `pid`, checked in the BM-VAL-0 order (the reference's ruling 3): his own step
     after END_MOVE, or his combat step, is BM_E_MOVEMENT_DONE; anyone else's individual turn
@@ -407,16 +397,17 @@ def _step(state: BMState, pid: int) -> MoveStep:
     if state.active == pid and (state.phase == "combat" or (
             state.phase == "movement" and step is not None and step.done)):
         raise RuleError("BM_E_MOVEMENT_DONE")
-    if state.phase in _INDIVIDUAL and state.active != pid:
+    if state.phase in TURN and state.active != pid:
         raise RuleError("BM_E_NOT_YOUR_TURN", player=state.name(state.active))
     if state.phase != "movement" or step is None:
         raise wrong_phase(state.phase)
     return step
 
 
-def _window(step: MoveStep) -> Window:
-    """W-MOVESTART until the first move order; W-INDIVIDUAL after it (BM-MOV-8)."""
-    return "movestart" if step.opening else "individual"
+def _window(step: MoveStep) -> Window | None:
+    """W-MOVESTART until the first move order (BM-MOV-8); then no window of this step (W-INDIVIDUAL, open all
+    turn long, has its own actions in windows.py)."""
+    return "movestart" if step.opening else None
 
 
 def _target(state: BMState, text: str | None) -> str:

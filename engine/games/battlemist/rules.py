@@ -19,7 +19,7 @@ from engine.core.orders import complete, withdraw
 from engine.core.players import with_status
 from engine.core.rng import Rng
 from engine.core.turns import Gate, Seating
-from engine.games.battlemist import combat, council, economy, initiative, movement, quest, setup, upkeep
+from engine.games.battlemist import combat, council, economy, initiative, movement, quest, setup, upkeep, windows
 from engine.games.battlemist.battle import Combat
 from engine.games.battlemist.phases import wrong_phase
 from engine.games.battlemist.pieces import Effects, Stars
@@ -65,7 +65,7 @@ def type_of(key: object) -> str:
 HANDLERS: dict[str, Handler] = {
     type_of(key): handler
     for table in (setup.HANDLERS, council.HANDLERS, initiative.HANDLERS, quest.HANDLERS, movement.HANDLERS,
-                  combat.HANDLERS,
+                  combat.HANDLERS, windows.HANDLERS,
                   {economy.EconStart: economy.econ_start, economy.EconOrders: economy.econ_orders,
                    economy.TradeOffer: economy.trade_offer, economy.TradeAnswer: economy.trade_answer,
                    upkeep.SubmitUpkeep: upkeep.submit_upkeep})
@@ -73,8 +73,9 @@ HANDLERS: dict[str, Handler] = {
 }
 """Every action type → its area's handler."""
 
-ANY_TIME = frozenset({type_of(council.DiscardCard), type_of(combat.CasualtyOrder)})
-"""Allowed in every phase: discarding (BM-ACT-5) and standing casualty orders (BM-DIG-24)."""
+ANY_TIME = frozenset({type_of(council.DiscardCard), type_of(combat.CasualtyOrder), *windows.HANDLERS})
+"""Allowed in every phase: discarding (BM-ACT-5), standing casualty orders (BM-DIG-24) and W-INDIVIDUAL plays
+(outside the player's own turn they are told their window or BM_E_NOT_YOUR_TURN)."""
 TRADES = frozenset({type_of(economy.TradeOffer), type_of(economy.TradeAnswer)})
 MOVES = frozenset(movement.HANDLERS)
 ALLOWED: dict[Phase, frozenset[str]] = {
@@ -84,7 +85,7 @@ ALLOWED: dict[Phase, frozenset[str]] = {
     Phase.ECONSTART: frozenset({type_of(economy.EconStart)}),
     Phase.ORDERS: frozenset({type_of(economy.EconOrders)}) | TRADES,
     Phase.INITIATIVE: frozenset({type_of(initiative.InitiativeMod)}),
-    Phase.QUEST: frozenset(quest.HANDLERS),
+    Phase.QUEST: frozenset(quest.HANDLERS) | MOVES,  # another player's move order is told BM_E_NOT_YOUR_TURN
     Phase.MOVEMENT: MOVES,
     Phase.COMBAT: frozenset(combat.HANDLERS) | MOVES,  # a move after END_MOVE is told BM_E_MOVEMENT_DONE
     Phase.UPKEEP: frozenset({type_of(upkeep.SubmitUpkeep)}) | TRADES,

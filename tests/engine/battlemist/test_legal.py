@@ -24,6 +24,12 @@ DATA = load()
 IDS = list(DATA.map.ids)
 CARDS = sorted(DATA.cards.actions_by_id)
 SPELLS = [s.id for s in DATA.cards.spells]
+
+
+def seat_ids(state: BMState) -> list[int]:
+    return [p.id for p in state.players]
+
+
 FIELDS: Fields = {
     "move": {"origin": {"candidates": IDS}, "unit": {"candidates": list(UNIT_KINDS)}},
     "battle": {"region": {"candidates": IDS}},
@@ -39,6 +45,8 @@ FIELDS: Fields = {
     "trade_answer": {"accept": {"candidates": [True, False]}},
     "move_play": {"card": {"candidates": CARDS}},
     "move_cast": {"spell": {"candidates": SPELLS}},
+    "individual_play": {"card": {"candidates": CARDS}, "target": {"candidates": lambda s, _: seat_ids(s)}},
+    "individual_cast": {"spell": {"candidates": SPELLS}, "target": {"candidates": lambda s, _: seat_ids(s)}},
 }
 
 

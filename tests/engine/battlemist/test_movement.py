@@ -496,3 +496,18 @@ def test_reachable_agrees_with_the_path_check(races: tuple[str, ...], unit: str)
         state = start(races, troops=enemies, effects=effects)
         for origin in ("N01", "N05", "N20", "N08", "N26"):
             assert M.reachable(state, 1, unit, origin) == _ends(state, unit, origin, []) - {origin}, origin
+
+
+def test_another_players_move_in_the_quest_step_is_not_his_turn() -> None:
+    """The reference's ruling 3, through the game's `apply`: during the individual phase a move order from anyone
+    but the active player is BM_E_NOT_YOUR_TURN, whichever step the active player is in."""
+    from engine.games.battlemist import rules
+    from tests.engine.battlemist.quest_helpers import step
+
+    quest = step(troops={"N20": {1: {"infantry": 1}}, "N05": {2: {"infantry": 1}}})
+    for action, code in ((mv(1, "infantry", "N05", "N04", player=2), "BM_E_NOT_YOUR_TURN"),
+                         (M.EndMove(player=2), "BM_E_NOT_YOUR_TURN"),
+                         (mv(1, "infantry", "N20", "N11"), "BM_E_WRONG_PHASE")):
+        with pytest.raises(RuleError) as err:
+            rules.apply(quest, action)
+        assert err.value.code == code, action
