@@ -496,15 +496,16 @@ def undo(state: BMState, action: Undo, rng: Rng) -> list[Event]:
 
 def end_move(state: BMState, action: EndMove, rng: Rng) -> list[Event]:
     """Confirm the step (BM-MOV-6, BM-MOV-10): refused while a region holds more army units than the stacking
-    limit and a change of orders could meet it; an excess no change could clear is disbanded (DISBAND_ORDER),
-    and so is every excess the stand-in leaves (BM-DIG-19)."""
+    limit and a change of orders could still lower that: taking orders back, or a move out of it; an excess no
+    legal move is left for is disbanded (DISBAND_ORDER), and so is every excess the stand-in leaves
+    (BM-DIG-19)."""
     pid = action.player
     step = _step(state, pid)
     excess = over_limit(state, pid)
     if not action.stand_in:
         within = started_within_limit(state, pid)
-        for region, n in excess.items():
-            if within or movable(state, pid, region) >= n:
+        for region in excess:
+            if within or movable(state, pid, region):
                 raise RuleError("BM_E_STACK_LIMIT", region=label(region), n=state.units(region, pid).army())
     events: list[Event] = []
     for region, n in excess.items():
