@@ -32,7 +32,7 @@ from engine.games.battlemist import (
     upkeep,
     windows,
 )
-from engine.games.battlemist.data import ARMY, RACES, RESOURCES, load
+from engine.games.battlemist.data import ARMY, RACES, RESOURCES, ActionCard, Spell, load
 from engine.games.battlemist.economy import EconOrders, EconPlay, EconStart, Line
 from engine.games.battlemist.initiative import InitiativeMod
 from engine.games.battlemist.phases import TURN
@@ -283,6 +283,20 @@ def _movement(state: BMState, pid: int) -> list[Action]:
     return [movement.EndMove(player=pid), movement.Undo(player=pid), *move_candidates(state, pid), *cards, *casts]
 
 
+def movestart_plays(state: BMState, pid: int) -> list[Action]:
+    """The W-MOVESTART plays of the panel: each card and spell aimed at a region his units may start from (or at
+    none, Pathfinders)."""
+    cards = load().cards
+
+    def aims(effect: ActionCard | Spell) -> list[str | None]:
+        return [*movement.origins(state, pid)] if movement.aimed(effect) else [None]
+
+    plays: list[Action] = [movement.MovePlay(player=pid, card=c, region=r)
+                           for c in hand(state, pid, "movestart") for r in aims(cards.actions_by_id[c])]
+    return plays + [movement.MoveCast(player=pid, spell=sp, region=r)
+                    for sp in spells(state, pid, "movestart") for r in aims(cards.spell[sp])]
+
+
 def individual_candidates(state: BMState, pid: int) -> list[Action]:
     """The W-INDIVIDUAL plays (Spy, Far Sight) on each other player, while the window is open for `pid`: all
     through his own turn (BM-WIN-1)."""
@@ -528,7 +542,7 @@ BUTTONS: dict[str, tuple[str, Style]] = {
 MENUS = frozenset({"pick_race", "place_tile", "casualties", "rally", "battle", "encounter_hero",
                    "encounter_target", "duel", "battle_play", "battle_cast", "great_haste", "initiative",
                    "plague_losses", "uprising_payment", "econ_start", "hero_move", "blink", "healing_herbs",
-                   "healing_light"})
+                   "healing_light", "move_play", "move_cast"})
 """Action types offered as a menu of options (one per legal action)."""
 
 
@@ -575,6 +589,10 @@ LABELS: dict[type, Callable[[BMState, Any], Msg]] = {
     combat.BattleCast: lambda s, a: msg("bm.label.cast", spell=_spell(a.spell), unit=a.unit or "none"),
     combat.BattlePlay: lambda s, a: msg("bm.label.play", card=windows.card_name(a.card)),
     council.UprisingPayment: lambda s, a: msg("bm.label.uprising", regions=", ".join(a.pay) or "none"),
+    movement.MovePlay: lambda s, a: msg("bm.label.move_play", source=windows.card_name(a.card),
+                                        region=movement.label(a.region) if a.region else "none"),
+    movement.MoveCast: lambda s, a: msg("bm.label.move_play", source=_spell(a.spell),
+                                        region=movement.label(a.region) if a.region else "none"),
     windows.IndividualPlay: lambda s, a: msg("bm.label.spy", source=windows.card_name(a.card),
                                              player=s.name(a.target)),
     windows.IndividualCast: lambda s, a: msg("bm.label.spy", source=_spell(a.spell), player=s.name(a.target)),
@@ -654,7 +672,8 @@ def controls(state: BMState, player: int, recent: Sequence[Event] = ()) -> list[
             found += _lock_controls(state, player)
             continue
         if d.kind == "move":
-            actions = [movement.EndMove(player=player), movement.Undo(player=player)]
+            actions = [movement.EndMove(player=player), movement.Undo(player=player),
+                       *movestart_plays(state, player)]
         elif d.kind == "upkeep":
             actions = _upkeep(state, player)[:1]
         elif d.kind == "econstart":

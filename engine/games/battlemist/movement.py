@@ -428,7 +428,7 @@ def begin_movement(state: BMState, rng: Rng) -> list[Event]:
     return [MovementStarted(player=state.active)]
 
 
-def _aimed(effect: ActionCard | Spell) -> bool:
+def aimed(effect: ActionCard | Spell) -> bool:
     """Whether a card or spell acts on one chosen region (AC02, SP02, SP03)."""
     return bool(effect.move_bonus) or effect.free_terrain == "region"
 
@@ -437,7 +437,7 @@ def move_play(state: BMState, action: MovePlay, rng: Rng) -> list[Event]:
     """AC02 Forced March (+1 movement from a region) or AC03 Pathfinders (no terrain stops this step)."""
     step = _step(state, action.player)
     card, events = windows.play(state, action.player, action.card, _window(step))
-    region = _target(state, action.region) if _aimed(card) else None
+    region = _target(state, action.region) if aimed(card) else None
     return events + _boost(state, action.player, card.id, region, card.move_bonus, card.free_terrain)
 
 
@@ -446,7 +446,7 @@ def move_cast(state: BMState, action: MoveCast, rng: Rng) -> list[Event]:
     step = _step(state, action.player)
     scope = f"r{state.round}:move:{action.player}"
     spell, events = windows.cast(state, action.player, action.spell, _window(step), scope)
-    region = _target(state, action.region) if _aimed(spell) else None
+    region = _target(state, action.region) if aimed(spell) else None
     return events + _boost(state, action.player, spell.id, region, spell.move_bonus, spell.free_terrain)
 
 
