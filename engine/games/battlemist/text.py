@@ -486,7 +486,7 @@ def sighting(seen: WI.Sighting, s: BMState, locale: str = DEFAULT_LOCALE) -> str
 
 
 def _spy_report(e: WI.SpyReport, s: BMState, locale: str) -> str:
-    return sighting(WI.Sighting(target=e.target, source=e.source, round=s.round, hand=tuple(e.hand), quest=e.quest),
+    return sighting(WI.Sighting(target=e.target, source=e.source, round=e.round, hand=tuple(e.hand), quest=e.quest),
                     s, locale)
 
 

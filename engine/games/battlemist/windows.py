@@ -87,6 +87,7 @@ class SpyReport(Event):
     player: int
     target: int
     source: str
+    round: int
     hand: list[str]
     quest: str | None = None
 
@@ -218,7 +219,8 @@ def _reveal(state: BMState, pid: int, source: str, target: int | None) -> list[E
     kept = [s for s in state.sightings.get(pid, []) if s.target != target]
     state.sightings = {**state.sightings, pid: [*kept, seen]}
     return [PlayerSpied(player=pid, target=target, source=source),
-            SpyReport(player=pid, target=target, source=source, hand=list(hand), quest=quest, private_to=pid)]
+            SpyReport(player=pid, target=target, source=source, round=state.round, hand=list(hand), quest=quest,
+                      private_to=pid)]
 
 
 HANDLERS = {"individual_play": individual_play, "individual_cast": individual_cast}
