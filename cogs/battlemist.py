@@ -31,6 +31,7 @@ from cogs.common import (
     game_state,
     locale_of,
     matching,
+    private,
     refuse,
     reply,
     service_of,
@@ -45,6 +46,7 @@ from engine.games.battlemist import RULESET, BMState, legal
 from engine.games.battlemist import commands as C
 from engine.games.battlemist.data import RESOURCES
 from engine.games.battlemist.economy import Build, Guild, Merchant, NewHero, Recruit
+from engine.games.battlemist.windows import IndividualCast, IndividualPlay
 from engine.service.news import MESSAGE_LIMIT
 
 log = logging.getLogger("gamemaster.cogs.battlemist")
@@ -205,10 +207,17 @@ bm = PanelGlue(RULESET, BMState, ChoicesButton)
 
 
 async def play(interaction: discord.Interaction, build: Any) -> None:
-    """Apply the action `build(state, user)` makes of the command (commands.py), against the whole position."""
+    """Apply the action `build(state, user)` makes of the command (commands.py), against the whole position; what
+    a Spy or a Far Sight showed is the private reply (BM-DIG-3)."""
     state = await full_state(interaction)
     action = build(state, interaction.user.id)
     await act(interaction, RULESET.name, C.data(action))
+    if isinstance(action, IndividualPlay | IndividualCast):
+        after = await full_state(interaction)
+        seen = C.spy_reply(after, interaction.user.id, action, locale_of(interaction))
+        if seen is not None:
+            await private(interaction, seen)
+            await mirror(interaction, after, seen)
 
 
 async def mirror(interaction: discord.Interaction, state: BMState, content: str) -> None:
@@ -336,19 +345,25 @@ class BattlemistCog(commands.GroupCog, group_name="bm", group_description="Play 
 
     @app_commands.command(name="play", description="Play an action card in the window you are in")
     @app_commands.describe(card="A card in your hand", region="The region it targets, if any",
-                           hero="The hero it is for, if any", unit="The unit type it targets, if any")
+                           hero="The hero it is for, if any", unit="The unit type it targets, if any",
+                           player="The player it looks at (Spy)")
     @app_commands.autocomplete(card=window_completer(spells=False))
     async def play_card(self, interaction: discord.Interaction, card: str, region: str | None = None,
-                        hero: app_commands.Range[int, 1, 3] | None = None, unit: UNITS | None = None) -> None:
-        await play(interaction, lambda s, p: C.play(s, p, card, region=region, hero=hero, unit=unit))
+                        hero: app_commands.Range[int, 1, 3] | None = None, unit: UNITS | None = None,
+                        player: discord.Member | None = None) -> None:
+        target = player.id if player is not None else None
+        await play(interaction, lambda s, p: C.play(s, p, card, region=region, hero=hero, unit=unit, target=target))
 
     @app_commands.command(name="cast", description="Cast a spell with your Star power in the window you are in")
     @app_commands.describe(spell="A spell (SP01–SP12 or its id)", region="The region it targets, if any",
-                           hero="The hero it is for, if any", unit="The unit type it targets, if any")
+                           hero="The hero it is for, if any", unit="The unit type it targets, if any",
+                           player="The player it looks at (Far Sight)")
     @app_commands.autocomplete(spell=window_completer(spells=True))
     async def cast(self, interaction: discord.Interaction, spell: str, region: str | None = None,
-                   hero: app_commands.Range[int, 1, 3] | None = None, unit: UNITS | None = None) -> None:
-        await play(interaction, lambda s, p: C.play(s, p, spell, region=region, hero=hero, unit=unit))
+                   hero: app_commands.Range[int, 1, 3] | None = None, unit: UNITS | None = None,
+                   player: discord.Member | None = None) -> None:
+        target = player.id if player is not None else None
+        await play(interaction, lambda s, p: C.play(s, p, spell, region=region, hero=hero, unit=unit, target=target))
 
     @app_commands.command(name="discard", description="Discard an action card you will not use")
     @app_commands.describe(card="A card in your hand")

@@ -250,3 +250,23 @@ async def test_play_offers_the_cards_of_the_open_window_and_joins_the_draft(h: D
     assert not played.errors
     assert [line.kind for line in draft_lines(await bm_state(h), uid(ada))] == ["card"]
     refused(await h.slash("bm", "play", options={"card": "AC04"}, user=ada), "Ambush")
+
+
+@pytest.mark.rule("BM-DIG-3", "BM-DIG-5", "BM-WIN-1")
+async def test_a_spy_is_played_in_the_turn_and_only_its_player_reads_what_it_showed(h: DispatchHarness) -> None:
+    (ada, bo), s = await two(h)
+    s = advance(s, lambda t: t.phase is Phase.QUEST and t.active == uid(ada))
+    s = await put_state(h, dataclasses.replace(s, hands={uid(ada): ["AC15"], uid(bo): ["AC04", "AC09"]}))
+    offered = await h.autocomplete("bm", "play", options={"card": ""}, focused="card", user=ada)
+    assert [c["value"] for c in offered] == ["AC15"]  # W-INDIVIDUAL is open all through his turn
+    refused(await h.slash("bm", "play", options={"card": "AC15", "player": ada}, user=bo), "individual turn")
+    shown = await h.slash("bm", "play", options={"card": "ac15", "player": bo}, user=ada)
+    assert not shown.errors
+    replies = [m.content for m in h.messages(h.world.channel["id"]) if m.ephemeral and "Ambush" in m.content]
+    assert replies and "Master Builders" in replies[-1], replies
+    leaks = [m.content for m in h.messages(h.world.channel["id"]) if not m.ephemeral
+             and ("Ambush" in m.content or "Master Builders" in m.content)]
+    assert not leaks, leaks
+    after = await bm_state(h)
+    assert after.sightings[uid(ada)][0].hand == ("AC04", "AC09")
+    assert "🕵️ Bo's hand" in (await panel(h, ada)).content and "🕵️" not in (await panel(h, bo)).content

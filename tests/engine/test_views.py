@@ -156,7 +156,7 @@ def play_and_check(ruleset: Ruleset, name: str, options: dict[str, Any], players
 
     final, actions = play_out(ruleset, state, {seat.id: ruleset.policy("random") for seat in seats}, seed,
                               max_actions=3000, on_step=step)
-    assert len(actions) > 60
+    assert len(actions) > 50  # a random 2-player Battlemist game of 3 rounds may take as few as 56
     return final
 
 

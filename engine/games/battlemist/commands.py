@@ -17,10 +17,23 @@ from engine.core.errors import RuleError
 from engine.core.i18n import msg, translate
 from engine.core.models import Action, Decision, to_json
 from engine.core.names import normalise
-from engine.games.battlemist import ai, combat, council, economy, legal, movement, quest, ruleset, text, upkeep
+from engine.games.battlemist import (
+    ai,
+    combat,
+    council,
+    economy,
+    legal,
+    movement,
+    quest,
+    ruleset,
+    text,
+    upkeep,
+    windows,
+)
 from engine.games.battlemist.data import ARMY, RESOURCES, load
 from engine.games.battlemist.economy import EconOrders, EconPlay, EconStart, Line
 from engine.games.battlemist.initiative import InitiativeMod
+from engine.games.battlemist.phases import TURN
 from engine.games.battlemist.state import BMState, Phase
 from engine.games.battlemist.windows import card_name, when
 
@@ -54,12 +67,20 @@ def _hero(state: BMState, pid: int, hero: int | None) -> int:
 
 
 def play(state: BMState, pid: int, name: str, *, region: str | None = None, hero: int | None = None,
-         unit: str | None = None) -> Action:
-    """`/bm play` and `/bm cast`: the card or spell `name` (its id) in the window `pid` is in now."""
+         unit: str | None = None, target: int | None = None) -> Action:
+    """`/bm play` and `/bm cast`: the card or spell `name` (its id) in the window `pid` is in now; a W-INDIVIDUAL
+    one (Spy, Far Sight) looks at the player `target`, by default the only other player left."""
     _seat(state, pid)
     cards = load().cards
     key = name.strip().upper()
     spell = cards.spell.get(key)
+    card = cards.actions_by_id.get(key)
+    known = spell or card
+    if known is not None and known.window == "individual":
+        aimed = target if target is not None else _only_rival(state, pid)
+        if spell is not None:
+            return windows.IndividualCast(player=pid, spell=key, target=aimed)
+        return windows.IndividualPlay(player=pid, card=key, target=aimed)
     where = movement.resolve_region(region) if region else None
     phase = state.phase
     if phase is Phase.ECONSTART:
@@ -87,10 +108,23 @@ def play(state: BMState, pid: int, name: str, *, region: str | None = None, hero
         return combat.BattlePlay(player=pid, card=key)
     if spell is not None:
         raise RuleError("BM_E_SPELL_WINDOW", spell=spell.name, window=when(spell.window))
-    card = cards.actions_by_id.get(key)
     if key not in state.hands.get(pid, []) or card is None:
         raise RuleError("BM_E_CARD_NOT_IN_HAND", card=card_name(key))
     raise RuleError("BM_E_CARD_WINDOW", card=card_name(key), window=when(card.window))
+
+
+def _only_rival(state: BMState, pid: int) -> int | None:
+    """The one other player still in the game, if there is exactly one."""
+    others = [p for p in state.active_ids() if p != pid]
+    return others[0] if len(others) == 1 else None
+
+
+def spy_reply(state: BMState, pid: int, action: Action, locale: str) -> str | None:
+    """What `action`, a Spy or a Far Sight `pid` just played, showed him (the private reply to his command)."""
+    if not isinstance(action, windows.IndividualPlay | windows.IndividualCast):
+        return None
+    seen = next((s for s in state.sightings.get(pid, []) if s.target == action.target), None)
+    return None if seen is None else text.sighting(seen, state, locale)
 
 
 def pass_(state: BMState, pid: int) -> Action:
@@ -388,7 +422,8 @@ def private_lines(state: BMState, pid: int, locale: str) -> list[str]:
 
 
 def hand_lines(state: BMState, pid: int, locale: str) -> list[str]:
-    """`/bm hand`: the player's action cards with their windows, his Star power and his quest."""
+    """`/bm hand`: the player's action cards with their windows, his Star power, his quest and what his Spies and
+    Far Sights showed him (BM-DIG-3)."""
     _seat(state, pid)
     cards = load().cards.actions_by_id
     hand = state.hands.get(pid, [])
@@ -396,7 +431,7 @@ def hand_lines(state: BMState, pid: int, locale: str) -> list[str]:
     stars = state.stars[pid]
     return [translate("bm.hand.cards", locale, n=len(hand), cards="; ".join(shown) or "—"),
             translate("bm.hand.stars", locale, owned=stars.owned, spent=stars.spent, power=stars.power),
-            quest_line(state, pid, locale)]
+            quest_line(state, pid, locale), *(text.sighting(s, state, locale) for s in state.sightings.get(pid, []))]
 
 
 def quest_line(state: BMState, pid: int, locale: str) -> str:
@@ -423,29 +458,35 @@ def region_text(state: BMState, region: str, locale: str) -> str:
 WINDOWS = {"econstart": "econstart", "econ_orders": "econorders", "bm_prequest": "prequest",
            "bm_hero_moves": "quest", "bm_duels": "quest", "bm_encounter_window": "encounter",
            "bm_duel_window": "encounter", "window_battlestart": "battlestart", "window_rally": "rally"}
-"""The timing window each decision holds open for its seat (the movement step's is W-MOVESTART, then
-W-INDIVIDUAL)."""
+"""The timing window each decision holds open for its seat (the movement step's is W-MOVESTART until the first
+move order)."""
 
 
 def open_windows(state: BMState, pid: int) -> set[str]:
-    """The windows `pid` may play or cast in now."""
+    """The windows `pid` may play or cast in now: those his decisions hold open, and W-INDIVIDUAL all through his
+    own turn (BM-WIN-1)."""
     found = {WINDOWS[d.kind] for d in decisions(state, pid) if d.kind in WINDOWS}
-    if any(d.kind == "move" for d in decisions(state, pid)) and state.movement is not None:
-        found.add("movestart" if state.movement.opening else "individual")
+    step = state.movement
+    if step is not None and step.opening and any(d.kind == "move" for d in decisions(state, pid)):
+        found.add("movestart")
+    if state.phase in TURN and state.active == pid:
+        found.add("individual")
     return found
 
 
 def playable(state: BMState, pid: int, spells: bool) -> list[Choice]:
     """`/bm play` and `/bm cast` autocomplete: the cards in `pid`'s hand, or the spells his Star power pays
-    for, whose window is open for him now."""
+    for (Mana Storm included), whose window is open for him now."""
     if pid not in state.active_ids():
         return []
-    windows = open_windows(state, pid)
+    open_now = open_windows(state, pid)
     cards = load().cards
     if spells:
+        if state.effects.mana_storm == "none":
+            return []
         power = state.stars[pid].power
-        return [Choice(s.id, msg("choice.name", name=f"{s.name} ({s.id}), {s.cost}★")) for s in cards.spells
-                if s.window in windows and s.cost <= power]
+        return [Choice(s.id, msg("choice.name", name=f"{s.name} ({s.id}), {windows.cost(state, s)}★"))
+                for s in cards.spells if s.window in open_now and windows.cost(state, s) <= power]
     held = dict.fromkeys(state.hands.get(pid, []))
     return [Choice(c, msg("choice.name", name=card_name(c))) for c in held
-            if c in cards.actions_by_id and cards.actions_by_id[c].window in windows]
+            if c in cards.actions_by_id and cards.actions_by_id[c].window in open_now]

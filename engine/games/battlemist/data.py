@@ -297,6 +297,8 @@ class ActionCard(Frozen):
     """What one city or large city built this round costs instead (AC09)."""
     modifier: int | None = None
     """The number a battle card adds: to combat dice (AC04) or to a rally roll (AC05)."""
+    reveals: bool = False
+    """Shows its player one other player's hand and current quest card (AC15)."""
 
 
 class EventCard(Frozen):
@@ -329,6 +331,9 @@ class Spell(Frozen):
     window: Window
     text: str
     private: bool = False
+    """Its result is told to its caster alone (BM-SPL-2)."""
+    reveals: bool = False
+    """As ActionCard.reveals (SP08)."""
     dice: int | None = None
     kill_on: int | None = None
     routs: int | None = None

@@ -32,9 +32,10 @@ from engine.games.battlemist import (
     upkeep,
     windows,
 )
-from engine.games.battlemist.data import ARMY, RACES, RESOURCES, load
+from engine.games.battlemist.data import ARMY, RACES, RESOURCES, ActionCard, Spell, load
 from engine.games.battlemist.economy import EconOrders, EconPlay, EconStart, Line
 from engine.games.battlemist.initiative import InitiativeMod
+from engine.games.battlemist.phases import TURN
 from engine.games.battlemist.pieces import UNIT_KINDS, Stars
 from engine.games.battlemist.state import BMState, Phase
 
@@ -276,12 +277,36 @@ def move_candidates(state: BMState, pid: int) -> list[movement.Move]:
 
 def _movement(state: BMState, pid: int) -> list[Action]:
     cards = [movement.MovePlay(player=pid, card=c, region=r)
-             for c in [*hand(state, pid, "movestart"), *hand(state, pid, "individual")]
-             for r in [None, *region_ids(state)]]
+             for c in hand(state, pid, "movestart") for r in [None, *region_ids(state)]]
     casts = [movement.MoveCast(player=pid, spell=s, region=r)
-             for s in [*spells(state, pid, "movestart"), *spells(state, pid, "individual")]
-             for r in [None, *region_ids(state)]]
+             for s in spells(state, pid, "movestart") for r in [None, *region_ids(state)]]
     return [movement.EndMove(player=pid), movement.Undo(player=pid), *move_candidates(state, pid), *cards, *casts]
+
+
+def movestart_plays(state: BMState, pid: int) -> list[Action]:
+    """The W-MOVESTART plays of the panel: each card and spell aimed at a region his units may start from (or at
+    none, Pathfinders)."""
+    cards = load().cards
+
+    def aims(effect: ActionCard | Spell) -> list[str | None]:
+        return [*movement.origins(state, pid)] if movement.aimed(effect) else [None]
+
+    plays: list[Action] = [movement.MovePlay(player=pid, card=c, region=r)
+                           for c in hand(state, pid, "movestart") for r in aims(cards.actions_by_id[c])]
+    return plays + [movement.MoveCast(player=pid, spell=sp, region=r)
+                    for sp in spells(state, pid, "movestart") for r in aims(cards.spell[sp])]
+
+
+def individual_candidates(state: BMState, pid: int) -> list[Action]:
+    """The W-INDIVIDUAL plays (Spy, Far Sight) on each other player, while the window is open for `pid`: all
+    through his own turn (BM-WIN-1)."""
+    if state.phase not in TURN or state.active != pid:
+        return []
+    others = [p for p in state.active_ids() if p != pid]
+    plays: list[Action] = [windows.IndividualPlay(player=pid, card=c, target=t)
+                           for c in hand(state, pid, "individual") for t in others]
+    return plays + [windows.IndividualCast(player=pid, spell=sp, target=t)
+                    for sp in spells(state, pid, "individual") for t in others]
 
 
 def casualty_options(state: BMState, pid: int) -> list[tuple[dict[str, int], dict[str, int]]]:
@@ -338,10 +363,12 @@ def decision_candidates(state: BMState, pid: int, d: Decision) -> list[Action]:
         k = int(d.detail["k"])
         return [InitiativeMod(player=pid, change=c) for c in dict.fromkeys((0, k, -k))]
     if phase is Phase.QUEST:
-        return _quest(state, pid, d)
-    if phase is Phase.MOVEMENT:
-        return _movement(state, pid)
-    return _combat(state, pid, d)
+        found = _quest(state, pid, d)
+    elif phase is Phase.MOVEMENT:
+        found = _movement(state, pid)
+    else:
+        found = _combat(state, pid, d)
+    return found + individual_candidates(state, pid)
 
 
 def candidates(state: BMState, pid: int) -> list[Action]:
@@ -389,10 +416,12 @@ def _values(state: BMState, pid: int, field: str, context: dict[str, Any]) -> li
         return mine
     if field in ("vote.commit", "plunder.yes", "trade_answer.accept"):
         return [True, False]
-    if field in ("battle_play.card", "move_play.card", "discard.card"):
+    if field in ("battle_play.card", "move_play.card", "discard.card", "individual_play.card"):
         return hand(state, pid)
-    if field in ("battle_cast.spell", "move_cast.spell"):
+    if field in ("battle_cast.spell", "move_cast.spell", "individual_cast.spell"):
         return [s.id for s in load().cards.spells]
+    if field in ("individual_play.target", "individual_cast.target"):
+        return [p for p in state.active_ids() if p != pid]
     if field == "pick_race.race":
         return list(RACES)
     if field == "initiative.change":
@@ -513,7 +542,7 @@ BUTTONS: dict[str, tuple[str, Style]] = {
 MENUS = frozenset({"pick_race", "place_tile", "casualties", "rally", "battle", "encounter_hero",
                    "encounter_target", "duel", "battle_play", "battle_cast", "great_haste", "initiative",
                    "plague_losses", "uprising_payment", "econ_start", "hero_move", "blink", "healing_herbs",
-                   "healing_light"})
+                   "healing_light", "move_play", "move_cast"})
 """Action types offered as a menu of options (one per legal action)."""
 
 
@@ -560,6 +589,13 @@ LABELS: dict[type, Callable[[BMState, Any], Msg]] = {
     combat.BattleCast: lambda s, a: msg("bm.label.cast", spell=_spell(a.spell), unit=a.unit or "none"),
     combat.BattlePlay: lambda s, a: msg("bm.label.play", card=windows.card_name(a.card)),
     council.UprisingPayment: lambda s, a: msg("bm.label.uprising", regions=", ".join(a.pay) or "none"),
+    movement.MovePlay: lambda s, a: msg("bm.label.move_play", source=windows.card_name(a.card),
+                                        region=movement.label(a.region) if a.region else "none"),
+    movement.MoveCast: lambda s, a: msg("bm.label.move_play", source=_spell(a.spell),
+                                        region=movement.label(a.region) if a.region else "none"),
+    windows.IndividualPlay: lambda s, a: msg("bm.label.spy", source=windows.card_name(a.card),
+                                             player=s.name(a.target)),
+    windows.IndividualCast: lambda s, a: msg("bm.label.spy", source=_spell(a.spell), player=s.name(a.target)),
 }
 """Action types whose buttons and menu options read better in a sentence of their own."""
 
@@ -627,15 +663,17 @@ def _data(action: Action) -> dict[str, Any]:
 
 
 def controls(state: BMState, player: int, recent: Sequence[Event] = ()) -> list[Control]:
-    """The buttons of `player`'s pending decisions: single actions as buttons, choices among many as menus (at
-    most 25 options); each is an action `apply` accepts from him. `recent` changes nothing here."""
+    """The buttons of `player`'s pending decisions, and a menu of his W-INDIVIDUAL plays all through his turn:
+    single actions as buttons, choices among many as menus (at most 25 options); each is an action `apply` accepts
+    from him. `recent` changes nothing here."""
     found: list[Control] = []
     for d in decisions_of(state, player):
         if d.kind == "econ_orders":
             found += _lock_controls(state, player)
             continue
         if d.kind == "move":
-            actions = [movement.EndMove(player=player), movement.Undo(player=player)]
+            actions = [movement.EndMove(player=player), movement.Undo(player=player),
+                       *movestart_plays(state, player)]
         elif d.kind == "upkeep":
             actions = _upkeep(state, player)[:1]
         elif d.kind == "econstart":
@@ -652,4 +690,7 @@ def controls(state: BMState, player: int, recent: Sequence[Event] = ()) -> list[
         for kind, options in menus.items():
             shown = tuple(_control(state, a) for a in options[:MENU_MAX])
             found.append(Control(shown[0].action, msg(f"bm.menu.{kind}"), "primary", options=shown))
+    spying = tuple(_control(state, a) for a in individual_candidates(state, player) if accepted(state, a))
+    if spying:
+        found.append(Control(spying[0].action, msg("bm.menu.spy"), "secondary", options=spying[:MENU_MAX]))
     return found

@@ -22,7 +22,7 @@ from engine.core.rng import Rng
 from engine.games.battlemist import windows
 from engine.games.battlemist.data import ARMY, MONSTERS, STOPS, ActionCard, EventCard, Spell, Window, load
 from engine.games.battlemist.heroes import neighbours
-from engine.games.battlemist.phases import wrong_phase
+from engine.games.battlemist.phases import TURN, wrong_phase
 from engine.games.battlemist.pieces import Troops, UnitKind
 
 if TYPE_CHECKING:
@@ -389,16 +389,6 @@ def default_disband(state: BMState, pid: int, region: str, excess: int) -> dict[
 # ---------------------------------------------------------------- handlers
 
 
-_PHASE_OF_STEP = {"draft": "setup", "build": "setup", "council": "council", "econstart": "economy",
-                  "orders": "economy", "initiative": "individual", "quest": "individual",
-                  "movement": "individual", "combat": "individual", "upkeep": "maintenance",
-                  "game_over": "game over"}
-
-
-_INDIVIDUAL = frozenset({"quest", "movement", "combat"})
-"""The steps of a player's individual turn (BM-A-28)."""
-
-
 def _step(state: BMState, pid: int) -> MoveStep:
     """The open movement step of `pid`, checked in the BM-VAL-0 order (the reference's ruling 3): his own step
     after END_MOVE, or his combat step, is BM_E_MOVEMENT_DONE; anyone else's individual turn
@@ -407,16 +397,17 @@ def _step(state: BMState, pid: int) -> MoveStep:
     if state.active == pid and (state.phase == "combat" or (
             state.phase == "movement" and step is not None and step.done)):
         raise RuleError("BM_E_MOVEMENT_DONE")
-    if state.phase in _INDIVIDUAL and state.active != pid:
+    if state.phase in TURN and state.active != pid:
         raise RuleError("BM_E_NOT_YOUR_TURN", player=state.name(state.active))
     if state.phase != "movement" or step is None:
         raise wrong_phase(state.phase)
     return step
 
 
-def _window(step: MoveStep) -> Window:
-    """W-MOVESTART until the first move order; W-INDIVIDUAL after it (BM-MOV-8)."""
-    return "movestart" if step.opening else "individual"
+def _window(step: MoveStep) -> Window | None:
+    """W-MOVESTART until the first move order (BM-MOV-8); then no window of this step (W-INDIVIDUAL, open all
+    turn long, has its own actions in windows.py)."""
+    return "movestart" if step.opening else None
 
 
 def _target(state: BMState, text: str | None) -> str:
@@ -437,7 +428,7 @@ def begin_movement(state: BMState, rng: Rng) -> list[Event]:
     return [MovementStarted(player=state.active)]
 
 
-def _aimed(effect: ActionCard | Spell) -> bool:
+def aimed(effect: ActionCard | Spell) -> bool:
     """Whether a card or spell acts on one chosen region (AC02, SP02, SP03)."""
     return bool(effect.move_bonus) or effect.free_terrain == "region"
 
@@ -446,7 +437,7 @@ def move_play(state: BMState, action: MovePlay, rng: Rng) -> list[Event]:
     """AC02 Forced March (+1 movement from a region) or AC03 Pathfinders (no terrain stops this step)."""
     step = _step(state, action.player)
     card, events = windows.play(state, action.player, action.card, _window(step))
-    region = _target(state, action.region) if _aimed(card) else None
+    region = _target(state, action.region) if aimed(card) else None
     return events + _boost(state, action.player, card.id, region, card.move_bonus, card.free_terrain)
 
 
@@ -455,7 +446,7 @@ def move_cast(state: BMState, action: MoveCast, rng: Rng) -> list[Event]:
     step = _step(state, action.player)
     scope = f"r{state.round}:move:{action.player}"
     spell, events = windows.cast(state, action.player, action.spell, _window(step), scope)
-    region = _target(state, action.region) if _aimed(spell) else None
+    region = _target(state, action.region) if aimed(spell) else None
     return events + _boost(state, action.player, spell.id, region, spell.move_bonus, spell.free_terrain)
 
 
@@ -505,15 +496,16 @@ def undo(state: BMState, action: Undo, rng: Rng) -> list[Event]:
 
 def end_move(state: BMState, action: EndMove, rng: Rng) -> list[Event]:
     """Confirm the step (BM-MOV-6, BM-MOV-10): refused while a region holds more army units than the stacking
-    limit and a change of orders could meet it; an excess no change could clear is disbanded (DISBAND_ORDER),
-    and so is every excess the stand-in leaves (BM-DIG-19)."""
+    limit and a change of orders could still lower that: taking orders back, or a move out of it; an excess no
+    legal move is left for is disbanded (DISBAND_ORDER), and so is every excess the stand-in leaves
+    (BM-DIG-19)."""
     pid = action.player
     step = _step(state, pid)
     excess = over_limit(state, pid)
     if not action.stand_in:
         within = started_within_limit(state, pid)
-        for region, n in excess.items():
-            if within or movable(state, pid, region) >= n:
+        for region in excess:
+            if within or movable(state, pid, region):
                 raise RuleError("BM_E_STACK_LIMIT", region=label(region), n=state.units(region, pid).army())
     events: list[Event] = []
     for region, n in excess.items():

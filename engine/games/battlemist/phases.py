@@ -23,6 +23,9 @@ class Phase(StrEnum):
     GAME_OVER = "game_over"
 
 
+TURN: frozenset[Phase] = frozenset({Phase.QUEST, Phase.MOVEMENT, Phase.COMBAT})
+"""The steps of one player's individual turn (BM-A-28): `active` is his while the phase is one of them."""
+
 PHASE_OF: dict[str, str] = {"draft": "setup", "build": "setup", "council": "council", "econstart": "economy",
                             "orders": "economy", "initiative": "individual", "quest": "individual",
                             "movement": "individual", "combat": "individual", "upkeep": "maintenance",

@@ -258,6 +258,26 @@ class Check:
             if wrong or len(set(kinds)) != len(kinds):
                 raise FormatError(f"combat.standing.{pid}", f"lists each of {', '.join(UNIT_KINDS)} at most once")
 
+    def sightings(self) -> None:
+        """What Spies and Far Sights showed: another seat's cards and adventure, by a card or spell that reveals."""
+        s, d = self.s, self.d
+        self.f.seat_keys("sightings", s.sightings)
+        sources = {c.id for c in d.cards.actions if c.reveals} | {sp.id for sp in d.cards.spells if sp.reveals}
+        for pid, seen in s.sightings.items():
+            for k, look in enumerate(seen):
+                field = f"sightings.{pid}.{k}"
+                self.f.seat(f"{field}.target", look.target)
+                if look.target == pid or [o.target for o in seen].count(look.target) > 1:
+                    raise FormatError(f"{field}.target", "names another player, once")
+                if look.source not in sources:
+                    raise FormatError(f"{field}.source", f"{quoted(look.source)} is not {' or '.join(sorted(sources))}")
+                self.f.count(f"{field}.round", look.round, 1, s.round, "a round played")
+                wrong = [c for c in look.hand if c not in d.cards.actions_by_id]
+                if wrong:
+                    raise FormatError(f"{field}.hand", f"{quoted(wrong[0])} is not an action card")
+                if look.quest is not None and look.quest not in d.quests.adventure:
+                    raise FormatError(f"{field}.quest", f"{quoted(look.quest)} is not an adventure (QA01 …)")
+
     # ------------------------------------------------------------------------------------------------ the round
 
     def turn(self) -> None:
@@ -530,5 +550,5 @@ def check_position(state: BMState) -> None:
     """Raise FormatError at the first field that contradicts the map, the seats, the decks or the phase."""
     c = Check(state, load())
     for step in (c.players, c.turn, c.regions, c.troops, c.artifacts, c.heroes, c.cities, c.stock_and_stars,
-                 c.cards, c.quests, c.round_effects, c.records, c.someone_acts):
+                 c.cards, c.quests, c.round_effects, c.sightings, c.records, c.someone_acts):
         step()

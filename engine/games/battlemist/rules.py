@@ -19,7 +19,7 @@ from engine.core.orders import complete, withdraw
 from engine.core.players import with_status
 from engine.core.rng import Rng
 from engine.core.turns import Gate, Seating
-from engine.games.battlemist import combat, council, economy, initiative, movement, quest, setup, upkeep
+from engine.games.battlemist import combat, council, economy, initiative, movement, quest, setup, upkeep, windows
 from engine.games.battlemist.battle import Combat
 from engine.games.battlemist.phases import wrong_phase
 from engine.games.battlemist.pieces import Effects, Stars
@@ -65,7 +65,7 @@ def type_of(key: object) -> str:
 HANDLERS: dict[str, Handler] = {
     type_of(key): handler
     for table in (setup.HANDLERS, council.HANDLERS, initiative.HANDLERS, quest.HANDLERS, movement.HANDLERS,
-                  combat.HANDLERS,
+                  combat.HANDLERS, windows.HANDLERS,
                   {economy.EconStart: economy.econ_start, economy.EconOrders: economy.econ_orders,
                    economy.TradeOffer: economy.trade_offer, economy.TradeAnswer: economy.trade_answer,
                    upkeep.SubmitUpkeep: upkeep.submit_upkeep})
@@ -74,9 +74,10 @@ HANDLERS: dict[str, Handler] = {
 """Every action type → its area's handler."""
 
 TRADES = frozenset({type_of(economy.TradeOffer), type_of(economy.TradeAnswer)})
-ANY_TIME = frozenset({type_of(council.DiscardCard), type_of(combat.CasualtyOrder)}) | TRADES
-"""Allowed in every phase: discarding (BM-ACT-5) and standing casualty orders (BM-DIG-24); player trades, which
-say themselves when trading is closed (BM_E_TRADE_PARTNER_LOCKED, BM-TRD-5)."""
+ANY_TIME = frozenset({type_of(council.DiscardCard), type_of(combat.CasualtyOrder), *windows.HANDLERS}) | TRADES
+"""Allowed in every phase: discarding (BM-ACT-5), standing casualty orders (BM-DIG-24), W-INDIVIDUAL plays
+(outside the player's own turn they are told their window or BM_E_NOT_YOUR_TURN) and player trades, which say
+themselves when trading is closed (BM_E_TRADE_PARTNER_LOCKED, BM-TRD-5)."""
 MOVES = frozenset(movement.HANDLERS)
 ALLOWED: dict[Phase, frozenset[str]] = {
     Phase.DRAFT: frozenset({type_of(setup.PickRace)}),
@@ -85,7 +86,7 @@ ALLOWED: dict[Phase, frozenset[str]] = {
     Phase.ECONSTART: frozenset({type_of(economy.EconStart)}),
     Phase.ORDERS: frozenset({type_of(economy.EconOrders)}),
     Phase.INITIATIVE: frozenset({type_of(initiative.InitiativeMod)}),
-    Phase.QUEST: frozenset(quest.HANDLERS),
+    Phase.QUEST: frozenset(quest.HANDLERS) | MOVES,  # another player's move order is told BM_E_NOT_YOUR_TURN
     Phase.MOVEMENT: MOVES,
     Phase.COMBAT: frozenset(combat.HANDLERS) | MOVES,  # a move after END_MOVE is told BM_E_MOVEMENT_DONE
     Phase.UPKEEP: frozenset({type_of(upkeep.SubmitUpkeep)}),

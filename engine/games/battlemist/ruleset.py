@@ -116,8 +116,9 @@ def _own(book: Orders[T] | None, viewer: int | None) -> Orders[T] | None:
 
 
 def view(state: BMState, viewer: int | None) -> BMState:
-    """`state` as `viewer` (None: a spectator) may see it: the others' hands, current quests and unlocked drafts,
-    the decks' order, the face-down discards and the dice are hidden (BM-DIG-1, DIG-2, DIG-5)."""
+    """`state` as `viewer` (None: a spectator) may see it: the others' hands, current quests, unlocked drafts and
+    what their Spies saw, the decks' order, the face-down discards and the dice are hidden (BM-DIG-1, DIG-2,
+    DIG-5)."""
     seen = copy(state)
     seen.rng = SEALED
     seen.deck = hidden(state.deck)
@@ -126,6 +127,7 @@ def view(state: BMState, viewer: int | None) -> BMState:
     seen.quest_discard = hidden(state.quest_discard)
     seen.hands = hands_seen(state.hands, viewer)
     seen.quests = {p: q if p == viewer else hidden([q])[0] for p, q in state.quests.items()}
+    seen.sightings = {p: s for p, s in state.sightings.items() if p == viewer}
     eco = state.economy
     if eco is not None:
         seen.economy = replace(eco, start=_own(eco.start, viewer), orders=_own(eco.orders, viewer),

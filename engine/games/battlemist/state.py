@@ -22,6 +22,7 @@ from engine.games.battlemist.movement import MoveStep
 from engine.games.battlemist.phases import Phase
 from engine.games.battlemist.pieces import EMPTY, CityMark, Count, Effects, HeroToken, Stars, Stock, Troops
 from engine.games.battlemist.quest_state import QuestStep
+from engine.games.battlemist.windows import Sighting
 
 
 class BMOptions(BaseModel):
@@ -96,6 +97,8 @@ class BMState(SeatedState):
     """The active player's movement step (BM-MOV-8): its W-MOVESTART effects and move orders."""
     cast: dict[int, list[str]] = field(default_factory=dict)
     """Each player's spells cast this round, as `<scope>:<spell>` (once per window, BM-SPL-1); cleared at END_ROUND."""
+    sightings: dict[int, list[Sighting]] = field(default_factory=dict)
+    """What each player's Spy and Far Sight showed him, the newest look at each player (secret to him, BM-DIG-1)."""
     economy: Economy | None = None
     """The economy phase or maintenance in progress: its order books and open trade offers (economy.py)."""
     quest_step: QuestStep | None = None

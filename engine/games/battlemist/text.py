@@ -443,6 +443,8 @@ NARRATORS: dict[type[Event], Narrator] = {
     # cards and spells
     WI.CardPlayed: lambda e, s, lo: _t("event.card_played", lo, player=s.name(e.player), card=card(e.card)),
     WI.CardDiscarded: _by_player("card_discarded"),
+    WI.PlayerSpied: lambda e, s, lo: _t("event.player_spied", lo, player=s.name(e.player), target=s.name(e.target),
+                                        source=card(e.source)),
     WI.SpellCast: lambda e, s, lo: _t("event.spell_cast", lo, player=s.name(e.player), spell=card(e.spell),
                                       cost=e.cost),
 }
@@ -475,8 +477,22 @@ def _quest_drawn(e: QE.QuestDrawn, s: BMState, locale: str) -> str:
               returned=_none(and_list([card(c, locale) for c in e.returned], locale)))
 
 
+def sighting(seen: WI.Sighting, s: BMState, locale: str = DEFAULT_LOCALE) -> str:
+    """What a Spy or a Far Sight showed: the player's hand and current quest card (told to its player alone)."""
+    adventure = load().quests.adventure.get(seen.quest or "")
+    return _t("private.sighting", locale, player=s.name(seen.target), source=card(seen.source, locale),
+              round=seen.round, hand=_none(and_list([card(c, locale) for c in seen.hand], locale)),
+              quest=seen.quest or "none", target=region(adventure.target) if adventure else "?")
+
+
+def _spy_report(e: WI.SpyReport, s: BMState, locale: str) -> str:
+    return sighting(WI.Sighting(target=e.target, source=e.source, round=e.round, hand=tuple(e.hand), quest=e.quest),
+                    s, locale)
+
+
 PRIVATE: dict[type[Event], Narrator] = {
     CO.CardDrawn: _card_drawn,
+    WI.SpyReport: _spy_report,
     QE.QuestDrawn: _quest_drawn,
     EC.Drafted: lambda e, s, lo: _t("private.econ_drafted", lo, what=msg(f"{K}what.{e.step}")),
 }

@@ -1,5 +1,5 @@
-"""Battlemist's secrets for the views test (tests/engine/test_views.py): the others' current quests, the quest
-deck's order and the face-down discards."""
+"""Battlemist's secrets for the views test (tests/engine/test_views.py): the others' current quests, what their
+Spies saw, the quest deck's order and the face-down discards."""
 
 from __future__ import annotations
 
@@ -16,13 +16,15 @@ EVENT_CARDS = {c.id for c in load().cards.events}
 
 
 def scramble_bm(s: GameState, viewer: int | None, rng: random.Random) -> dict[str, Any]:
-    """Another adventure for every quest but the viewer's, and the quest deck and both discards reshuffled."""
+    """Another adventure for every quest but the viewer's, the others' sightings forgotten, and the quest deck and
+    both discards reshuffled."""
     assert isinstance(s, BMState)
     quests = {p: q if p == viewer else ADVENTURES[(ADVENTURES.index(q) + 1) % len(ADVENTURES)]
               for p, q in s.quests.items()}
     shuffled = {name: rng.sample(getattr(s, name), len(getattr(s, name)))
                 for name in ("quest_deck", "quest_discard", "discard")}
-    return {"quests": quests, **shuffled}
+    sightings = {p: seen for p, seen in s.sightings.items() if p == viewer}
+    return {"quests": quests, "sightings": sightings, **shuffled}
 
 
 def revealed(event: Event) -> set[str]:

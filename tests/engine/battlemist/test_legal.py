@@ -24,6 +24,12 @@ DATA = load()
 IDS = list(DATA.map.ids)
 CARDS = sorted(DATA.cards.actions_by_id)
 SPELLS = [s.id for s in DATA.cards.spells]
+
+
+def seat_ids(state: BMState) -> list[int]:
+    return [p.id for p in state.players]
+
+
 FIELDS: Fields = {
     "move": {"origin": {"candidates": IDS}, "unit": {"candidates": list(UNIT_KINDS)}},
     "battle": {"region": {"candidates": IDS}},
@@ -39,6 +45,8 @@ FIELDS: Fields = {
     "trade_answer": {"accept": {"candidates": [True, False]}},
     "move_play": {"card": {"candidates": CARDS}},
     "move_cast": {"spell": {"candidates": SPELLS}},
+    "individual_play": {"card": {"candidates": CARDS}, "target": {"candidates": lambda s, _: seat_ids(s)}},
+    "individual_cast": {"spell": {"candidates": SPELLS}, "target": {"candidates": lambda s, _: seat_ids(s)}},
 }
 
 
@@ -240,3 +248,32 @@ def test_a_refused_candidate_changes_nothing_and_is_told_in_the_catalogues_words
 def test_battlemist_offers_only_what_the_rules_accept(options: BMOptions, players: int, seed: int) -> None:
     controls, choices = play_and_check("battlemist", FIELDS, options, players, seed)
     assert controls > 10 and choices > 10, (controls, choices)
+
+
+@pytest.mark.rule("BM-MOV-8", "BM-WIN-1", "BM-DIG-6")
+def test_the_movement_panel_offers_the_w_movestart_plays_then_only_w_individual_ones() -> None:
+    """Forced March and Swift Winds on each region his units may start from, Pathfinders on none, while
+    W-MOVESTART is open; Spy and Far Sight on each other player all through his turn."""
+    from engine.games.battlemist import windows
+    from engine.games.battlemist.pieces import Stars
+
+    state = position(("DAQ", "ORC", "ELF"), troops={"N20": {1: {"infantry": 2}}, "N05": {1: {"dragon": 1}}},
+                     hands={1: ["AC02", "AC03", "AC15"], 2: [], 3: []},
+                     stars={1: Stars(owned=2), 2: Stars(owned=1), 3: Stars(owned=1)},
+                     movement=movement.MoveStep(player=1))
+    menus = {c.label.key: [o.action for o in c.options] for c in legal.controls(state, 1) if c.options}
+    assert [(a["card"], a["region"]) for a in menus["bm.menu.move_play"]] == [
+        ("AC02", "N05"), ("AC02", "N20"), ("AC03", None)]
+    assert [(a["spell"], a["region"]) for a in menus["bm.menu.move_cast"]] == [
+        ("SP02", "N05"), ("SP02", "N20"), ("SP03", "N05"), ("SP03", "N20")]
+    assert [(a["type"], a.get("card") or a.get("spell"), a["target"]) for a in menus["bm.menu.spy"]] == [
+        ("individual_play", "AC15", 2), ("individual_play", "AC15", 3), ("individual_cast", "SP08", 2),
+        ("individual_cast", "SP08", 3)]
+    labels = [translate(o.label.key, **o.label.params) for c in legal.controls(state, 1) for o in c.options]
+    assert "Forced March (AC02) on the units starting in N20 Kingsfield" in labels and "Pathfinders (AC03)" in labels
+    assert "Spy (AC15): look at P2's hand and quest" in labels
+    moved, _ = RULES.apply(state, movement.Move(player=1, n=1, unit="infantry", origin="N20", path=("N11",)))
+    menus = {c.label.key for c in legal.controls(moved, 1) if c.options}
+    assert menus == {"bm.menu.spy"}
+    assert legal.controls(moved, 2) == [] and not legal.individual_candidates(moved, 2)
+    assert windows.IndividualPlay(player=1, card="AC15", target=2) in legal.candidates(moved, 1)

@@ -370,8 +370,9 @@ def test_a_present_player_meets_the_limit_by_changing_orders_and_the_stand_in_di
 
 @pytest.mark.rule("BM-MOV-10")
 def test_an_excess_that_began_the_step_is_disbanded_as_far_as_no_move_can_clear_it() -> None:
-    """Outside play a step may begin over the limit: then only the moves left could meet it. Under Blizzard
-    the units of Kingsfield reach only its four neighbours, which have 2 places (1 with the mountains closed)."""
+    """Outside play a step may begin over the limit: then only the moves left could meet it, and END_MOVE is
+    refused while one of them could still take an excess unit away ("no legal moves left"). Under Blizzard the
+    units of Kingsfield reach only its four neighbours, which have 2 places (1 with the mountains closed)."""
     crowded = {"H-DAQ": {1: {"infantry": 10}}, "N12": {1: {"infantry": 10}}, "N21": {1: {"infantry": 9}},
                "N11": {1: {"infantry": 9}}}
     state = start(troops={**crowded, "N20": {1: {"infantry": 10, "cavalry": 2}}}, effects=Effects(blizzard="slow"))
@@ -380,9 +381,13 @@ def test_an_excess_that_began_the_step_is_disbanded_as_far_as_no_move_can_clear_
     state = start(troops={**crowded, "N20": {1: {"infantry": 11, "cavalry": 2}}},
                   effects=Effects(blizzard="no_mountains"))  # Frostcrown and Ironpeak closed
     assert M.movable(state, 1, "N20") == 1
+    assert refused(state, M.EndMove(player=1)).code == "BM_E_STACK_LIMIT"  # one of the three can still leave
+    state, _ = run(state, mv(1, "cavalry", "N20", "N11"))
+    assert M.movable(state, 1, "N20") == 0
     done, events = run(state, M.EndMove(player=1))
-    assert units(done, "N20") == {"infantry": 8, "cavalry": 2}
-    assert [e.type for e in events] == ["units_disbanded", "movement_ended"]
+    assert units(done, "N20") == {"infantry": 9, "cavalry": 1}
+    assert [(e.type, getattr(e, "units", None)) for e in events] == [("units_disbanded", {"infantry": 2}),
+                                                                      ("movement_ended", None)]
 
 
 # ---------------------------------------------------------------- names, autocomplete, decisions, timeout
@@ -496,3 +501,18 @@ def test_reachable_agrees_with_the_path_check(races: tuple[str, ...], unit: str)
         state = start(races, troops=enemies, effects=effects)
         for origin in ("N01", "N05", "N20", "N08", "N26"):
             assert M.reachable(state, 1, unit, origin) == _ends(state, unit, origin, []) - {origin}, origin
+
+
+def test_another_players_move_in_the_quest_step_is_not_his_turn() -> None:
+    """The reference's ruling 3, through the game's `apply`: during the individual phase a move order from anyone
+    but the active player is BM_E_NOT_YOUR_TURN, whichever step the active player is in."""
+    from engine.games.battlemist import rules
+    from tests.engine.battlemist.quest_helpers import step
+
+    quest = step(troops={"N20": {1: {"infantry": 1}}, "N05": {2: {"infantry": 1}}})
+    for action, code in ((mv(1, "infantry", "N05", "N04", player=2), "BM_E_NOT_YOUR_TURN"),
+                         (M.EndMove(player=2), "BM_E_NOT_YOUR_TURN"),
+                         (mv(1, "infantry", "N20", "N11"), "BM_E_WRONG_PHASE")):
+        with pytest.raises(RuleError) as err:
+            rules.apply(quest, action)
+        assert err.value.code == code, action

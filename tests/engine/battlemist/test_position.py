@@ -183,6 +183,12 @@ BROKEN: list[tuple[str, str, Callable[[Any], None], str, str]] = [
      "not an artifact"),
     ("position", "a spell that does not exist", setter("cast", {"101": ["move:SP99"]}), "cast.101.0",
      "<scope>:<spell id>"),
+    ("position", "a look at oneself", setter("sightings", {"101": [{"target": 101, "source": "AC15", "round": 3}]}),
+     "sightings.101.0.target", "another player"),
+    ("position", "a look by a card that shows nothing", setter("sightings", {"101": [
+        {"target": 202, "source": "AC02", "round": 3}]}), "sightings.101.0.source", "AC15 or SP08"),
+    ("position", "a look at a hand of events", setter("sightings", {"101": [
+        {"target": 202, "source": "SP08", "round": 3, "hand": ["EV1"]}]}), "sightings.101.0.hand", "not an action"),
     ("position", "a bountiful region off the board", setter("effects.bountiful", ["H-ELF"]), "effects.bountiful.0",
      "not in play"),
     ("position", "a standing order of an unknown kind", setter("combat.standing", {"101": ["pikemen"]}),

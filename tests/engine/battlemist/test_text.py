@@ -63,7 +63,7 @@ def event_classes() -> list[type[Event]]:
     return list(found)
 
 
-PRIVATE_CLASSES = {CO.CardDrawn, QE.QuestDrawn, EC.Drafted}
+PRIVATE_CLASSES = {CO.CardDrawn, QE.QuestDrawn, EC.Drafted, WI.SpyReport}
 """The event classes whose instances are private to their seat."""
 
 
@@ -85,6 +85,7 @@ OVERRIDES: dict[type[Event], dict[str, Any]] = {
     QE.HeroHealed: {"by": "AC11"}, CO.CardDrawn: {"card": "AC15"}, QE.WindowPassed: {"window": "prequest"},
     BT.BattleDice: {"units": ["archers", "archers"], "results": [7, 3], "outcomes": ["kill", "miss"], "modifier": 0},
     QE.EncounterStarted: {"foes": ["Young Dragon"]}, QE.HeroMoved: {"path": ["N05", "N06"]},
+    WI.SpyReport: {"hand": ["AC04", "AC10"], "quest": "QA01", "source": "SP08"}, WI.PlayerSpied: {"source": "AC15"},
 }
 
 
