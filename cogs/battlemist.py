@@ -350,7 +350,7 @@ class BattlemistCog(commands.GroupCog, group_name="bm", group_description="Play 
     @app_commands.autocomplete(card=window_completer(spells=False))
     async def play_card(self, interaction: discord.Interaction, card: str, region: str | None = None,
                         hero: app_commands.Range[int, 1, 3] | None = None, unit: UNITS | None = None,
-                        player: discord.Member | None = None) -> None:
+                        player: discord.User | None = None) -> None:
         target = player.id if player is not None else None
         await play(interaction, lambda s, p: C.play(s, p, card, region=region, hero=hero, unit=unit, target=target))
 
@@ -361,7 +361,7 @@ class BattlemistCog(commands.GroupCog, group_name="bm", group_description="Play 
     @app_commands.autocomplete(spell=window_completer(spells=True))
     async def cast(self, interaction: discord.Interaction, spell: str, region: str | None = None,
                    hero: app_commands.Range[int, 1, 3] | None = None, unit: UNITS | None = None,
-                   player: discord.Member | None = None) -> None:
+                   player: discord.User | None = None) -> None:
         target = player.id if player is not None else None
         await play(interaction, lambda s, p: C.play(s, p, spell, region=region, hero=hero, unit=unit, target=target))
 
@@ -430,7 +430,7 @@ class BattlemistCog(commands.GroupCog, group_name="bm", group_description="Play 
     @trade.command(name="offer", description="Offer another player a trade of resources")
     @app_commands.describe(player="Whom you offer it", give="What you give, like 2 grain 1 wood",
                            get="What you ask for, like 3 iron")
-    async def trade_offer(self, interaction: discord.Interaction, player: discord.Member, give: str, get: str) -> None:
+    async def trade_offer(self, interaction: discord.Interaction, player: discord.User, give: str, get: str) -> None:
         await play(interaction, lambda s, p: C.trade_offer(s, p, player.id, give, get))
 
     @trade.command(name="accept", description="Accept a trade offered to you")

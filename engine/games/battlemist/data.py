@@ -316,6 +316,8 @@ class EventCard(Frozen):
     remove: int | None = None
     movement: int | None = None
     """Every unit's movement value this round (EV6)."""
+    surcharge: int | None = None
+    """What outcome A adds to every spell's Star cost this round, per copy (EV4)."""
 
     def needed(self, players: int) -> int:
         """T' = max(1, T − (6 − N)) (BM-EVT-1)."""

@@ -364,7 +364,11 @@ class Check:
         self.f.count("council.needed", c.needed)
         if c.choices is not None:
             self.present("council.outcome", c.outcome, "private choices follow a decided vote")
-            self.book("council.choices", c.choices, list(c.affected))
+            self.book("council.choices", c.choices)
+            strangers = sorted(set(c.choices.seats) - set(c.affected))
+            if strangers:  # the affected players with a real choice are asked; the others take the default
+                raise FormatError("council.choices.seats", f"{strangers} are not among the affected players "
+                                                           f"{sorted(c.affected)}")
         for pid, regions in c.affected.items():
             self.f.seat(f"council.affected.{pid}", pid, active=True)
             for k, r in enumerate(regions):
@@ -492,6 +496,16 @@ class Check:
                 raise FormatError(f"movement.orders.{k}.path", "is empty: a path starts at the units' origin")
             for j, r in enumerate(order.path):
                 self.region(f"movement.orders.{k}.path.{j}", r)
+        if self.s.phase is not Phase.MOVEMENT:
+            return  # after the step, battles may have taken the units that moved
+        arrived: dict[tuple[str, str], int] = {}
+        for k, order in enumerate(m.orders):  # an order's units stand where its path ends
+            key = (order.path[-1], order.unit)
+            arrived[key] = arrived.get(key, 0) + order.n
+            here = self.s.troops.get(order.path[-1], {}).get(m.player)
+            if arrived[key] > (here.get(order.unit) if here is not None else 0):
+                raise FormatError(f"movement.orders.{k}", f"moved {arrived[key]} {order.unit} to {order.path[-1]}, "
+                                                           f"but player {m.player} has fewer there in troops")
         for r in m.bonus:
             self.region(f"movement.bonus.{r}", r)
         for k, r in enumerate(m.free_regions):

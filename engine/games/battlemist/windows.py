@@ -148,9 +148,12 @@ def _drop(state: BMState, pid: int, card_id: str) -> None:
 
 
 def cost(state: BMState, spell: Spell) -> int:
-    """A spell's cost this round: +1 per Mana Storm whose milder outcome is in force (BM-MAG-3, reference
-    ruling 6)."""
-    return spell.cost + (max(1, state.effects.surcharge) if state.effects.mana_storm == "costly" else 0)
+    """A spell's cost this round: EV4's surcharge (+1) per Mana Storm whose milder outcome is in force (BM-MAG-3,
+    reference ruling 6)."""
+    if state.effects.mana_storm != "costly":
+        return spell.cost
+    storm = next(e for e in load().cards.events if e.id == "EV4")
+    return spell.cost + (storm.surcharge or 0) * max(1, state.effects.surcharge)
 
 
 def cast(state: BMState, pid: int, spell_id: str, window: Window | None, scope: str) -> tuple[Spell, list[Event]]:

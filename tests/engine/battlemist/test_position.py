@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import random
 import re
 import typing
 from collections.abc import Callable, Iterator
@@ -19,6 +20,7 @@ from engine.core.models import Action, Seat, from_json, to_json
 from engine.core.rng import Rng
 from engine.games.battlemist import combat as C
 from engine.games.battlemist import initiative, ruleset
+from engine.games.battlemist.ai import POLICIES
 from engine.games.battlemist.pieces import CityMark
 from engine.games.battlemist.position import check_position
 from engine.games.battlemist.quest import DuelHero, EncounterTarget, EndHeroes, HeroMove, QuestPass, pending_quest
@@ -210,6 +212,8 @@ BROKEN: list[tuple[str, str, Callable[[Any], None], str, str]] = [
     ("position", "a movement step already done", setter("movement.done", True), "movement.done", "is open"),
     ("position", "a move order off the board", setter("movement.orders.0.path", ["N30", "H-ELF"]),
      "movement.orders.0.path.1", "not in play"),
+    ("position", "a move order whose units are not where it ended", setter("movement.orders.0.n", 5),
+     "movement.orders.0", "has fewer there"),
     ("position", "an economy still open in the turns", setter("economy.step", "orders"), "economy.step",
      '"resolved"'),
     ("position", "a battle outside the combat step", setter("combat.battle", example("battlemist-battle.json")
@@ -300,6 +304,24 @@ def test_every_position_of_stand_in_play_round_trips_and_passes_the_check(player
         round_trips(reached)
         phases.add(reached.phase)
     assert {Phase.ECONSTART, Phase.ORDERS, Phase.QUEST, Phase.MOVEMENT, Phase.UPKEEP, Phase.GAME_OVER} <= phases
+
+
+@pytest.mark.rule("BM-DIG-20", "BM-COU-13")
+@pytest.mark.parametrize(("players", "seed"), [(3, 1), (4, 2)])
+def test_every_position_of_random_play_passes_the_check(players: int, seed: int) -> None:
+    """Random choices reach what stand-ins never do: a Plague or an Uprising that asks only the affected players
+    with a real choice (the others take the default), among others."""
+    state, _ = ruleset.new_game([Seat(id=k, name=f"P{k}") for k in range(1, players + 1)], BMOptions(), seed)
+    policy, rng = POLICIES["random"](), random.Random(seed)
+    asked: set[str] = set()
+    for _ in range(400):
+        if state.phase is Phase.GAME_OVER:
+            break
+        decision = ruleset.pending(state)[0]
+        asked.add(decision.kind)
+        state, _ = apply(state, policy.choose(state, decision.player, rng))
+        round_trips(state)
+    assert {"vote", "econ_orders", "move"} <= asked
 
 
 def test_a_player_who_left_leaves_a_valid_position() -> None:
