@@ -53,6 +53,8 @@ log = logging.getLogger("gamemaster.cogs.battlemist")
 ROWS = 5
 PER_ROW = 5
 """A Discord message holds at most five rows of components: five buttons to a row, or one menu."""
+PAGE_ROWS = ROWS - 1
+"""A panel of several pages keeps its last row for the buttons that turn them."""
 RULES_TEXT = Path(__file__).resolve().parent.parent / "docs" / "rules" / "battlemist.md"
 UNITS = Literal["infantry", "archers", "cavalry"]
 
@@ -69,33 +71,50 @@ async def full_state(interaction: discord.Interaction) -> BMState:
     return state
 
 
-def panel(state: BMState, pid: int, locale: str, note: str | None = None) -> tuple[str, discord.ui.View | None]:
-    """What a player sees of his own turn: his pending decisions, drafts and hand, and their buttons and menus."""
+def pages(controls: list[Control]) -> list[list[list[int]]]:
+    """The controls' indexes, page by page and row by row: buttons five to a row, then a row for each menu; all
+    on one page when they fit, else pages of PAGE_ROWS rows."""
+    buttons = [i for i, c in enumerate(controls) if not c.options]
+    rows = [buttons[k:k + PER_ROW] for k in range(0, len(buttons), PER_ROW)]
+    rows += [[i] for i, c in enumerate(controls) if c.options]
+    if len(rows) <= ROWS:
+        return [rows]
+    return [rows[k:k + PAGE_ROWS] for k in range(0, len(rows), PAGE_ROWS)]
+
+
+def panel(state: BMState, pid: int, locale: str, note: str | None = None,
+          page: int = 0) -> tuple[str, discord.ui.View | None]:
+    """What a player sees of his own turn: his pending decisions, drafts and hand, and their buttons and menus
+    (a page of them, with buttons to the others when they don't fit in one message)."""
     lines = [note] if note else []
     lines += C.private_lines(state, pid, locale)
     controls = legal.controls(state, pid)
     view = discord.ui.View(timeout=None)
     moment = C.moment(state, pid)
-    buttons = [(i, c) for i, c in enumerate(controls) if not c.options]
-    menus = [(i, c) for i, c in enumerate(controls) if c.options]
-    shown_buttons = buttons[: 2 * PER_ROW]
-    rows = -(-len(shown_buttons) // PER_ROW)
-    shown_menus = menus[: max(0, ROWS - rows)]
-    for i, c in shown_buttons:
-        view.add_item(DoButton.of(c, moment, i, locale))
-    for i, c in shown_menus:
-        view.add_item(PickMenu.of(c, moment, i, locale))
-    if len(shown_buttons) + len(shown_menus) < len(controls):
-        lines.append(translate("bm.panel.more", locale))
+    shown = pages(controls)
+    page = min(max(page, 0), len(shown) - 1)
+    for row, indexes in enumerate(shown[page]):
+        for i in indexes:
+            c = controls[i]
+            item = PickMenu.of(c, moment, i, locale) if c.options else DoButton.of(c, moment, i, locale)
+            item.row = row
+            view.add_item(item)
+    if len(shown) > 1:
+        lines.append(translate("bm.panel.page", locale, page=page + 1, pages=len(shown)))
+        for target, key in ((page - 1, "bm.panel.previous"), (page + 1, "bm.panel.next")):
+            if 0 <= target < len(shown):
+                turn = PageButton.to(target, translate(key, locale))
+                turn.row = PAGE_ROWS
+                view.add_item(turn)
     if not controls and not C.decisions(state, pid):
         lines.append(translate("bm.panel.nothing", locale))
     return "\n".join(lines)[:MESSAGE_LIMIT], view if view.children else None
 
 
-async def show_panel(interaction: discord.Interaction, note: str | None = None) -> None:
+async def show_panel(interaction: discord.Interaction, note: str | None = None, page: int = 0) -> None:
     """Answer with the user's panel (a new ephemeral message, or the panel he clicked on, updated)."""
     state = await full_state(interaction)
-    content, view = panel(state, interaction.user.id, locale_of(interaction), note)
+    content, view = panel(state, interaction.user.id, locale_of(interaction), note, page)
     kwargs: dict[str, Any] = {"content": content, "view": view}
     if interaction.type is discord.InteractionType.component and interaction.message is not None \
             and interaction.message.flags.ephemeral:
@@ -175,6 +194,31 @@ class PickMenu(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]],
             await refuse(interaction, RuleError("E_BAD_OPTION_VALUE", option="menu"))
             return
         await choose(interaction, match["moment"], int(match["index"]), int(picked[1]), picked[2])
+
+
+class PageButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bm:page:(?P<page>\d{1,2})"):
+    """Turns a panel to another page of its choices (it applies nothing)."""
+
+    def __init__(self, custom_id: str, label: str) -> None:
+        super().__init__(discord.ui.Button(label=label[:BUTTON_LABEL], style=discord.ButtonStyle.secondary,
+                                           custom_id=custom_id))
+
+    @classmethod
+    def to(cls, page: int, label: str) -> PageButton:
+        return cls(f"bm:page:{page}", label)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> PageButton:
+        return cls(item.custom_id or "", item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        match = self.__discord_ui_compiled_template__.fullmatch(self.item.custom_id or "")
+        assert match is not None
+        try:
+            await show_panel(interaction, page=int(match["page"]))
+        except RuleError as err:
+            await refuse(interaction, err)
 
 
 class ChoicesButton(ControlButton, template=r"bm:(?P<verb>choices)"):
@@ -555,5 +599,5 @@ def rule_text(rule: str, locale: str) -> str:
 
 
 async def setup(bot: commands.Bot) -> None:
-    await bm.install(bot, BattlemistCog(bot), DoButton, PickMenu)
+    await bm.install(bot, BattlemistCog(bot), DoButton, PickMenu, PageButton)
 

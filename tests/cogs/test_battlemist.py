@@ -12,7 +12,10 @@ from typing import Any
 import pytest
 from discord import app_commands
 
-from engine.games.battlemist import RULESET, BMState, board, movement
+import cogs.battlemist as cog
+from engine.core.controls import Control
+from engine.core.i18n import msg
+from engine.games.battlemist import RULESET, BMState, board, legal, movement
 from engine.games.battlemist.commands import draft_lines
 from engine.games.battlemist.state import Phase
 from tests.cogs.conftest import channel_id, delivered, put_state, refused, start_game, state_of, uid
@@ -270,3 +273,33 @@ async def test_a_spy_is_played_in_the_turn_and_only_its_player_reads_what_it_sho
     after = await bm_state(h)
     assert after.sightings[uid(ada)][0].hand == ("AC04", "AC09")
     assert "🕵️ Bo's hand" in (await panel(h, ada)).content and "🕵️" not in (await panel(h, bo)).content
+
+
+@pytest.mark.rule("BM-DIG-6")
+async def test_a_panel_too_big_for_one_message_turns_its_pages(h: DispatchHarness,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every control is on exactly one page, each page within Discord's five rows, and the arrows apply nothing."""
+    (ada, _), s = await two(h)
+    real = legal.controls(s, uid(ada))
+    assert real, "W-ECONSTART offers a lock at least"
+    pick = Control(action={}, label=msg("bm.panel.open"),
+                   options=tuple(Control(action={"n": k}, label=msg("choice.name", name=f"option {k}"))
+                                 for k in range(3)))
+    many = [*real * 12, *[pick] * 6]  # 12+ buttons (3 rows) and 6 menus: 9 rows, three pages of four
+    monkeypatch.setattr(cog.legal, "controls", lambda state, pid, recent=(): many)
+    seen: list[str] = []
+    shown = await panel(h, ada)
+    for number in (1, 2, 3):
+        rows = shown.response.components
+        assert len(rows) <= 5 and f"Page {number} of 3" in shown.response.content
+        arrows = [c for c in components(shown.response) if c["custom_id"].startswith("bm:page:")]
+        assert [c["label"] for c in arrows] == [*(["◀ Previous"] if number > 1 else []),
+                                                *(["Next ▶"] if number < 3 else [])]
+        seen += [c["custom_id"] for c in components(shown.response) if not c["custom_id"].startswith("bm:page:")]
+        if number < 3:
+            before = await bm_state(h)
+            shown = await h.button(next(c["custom_id"] for c in arrows if c["label"] == "Next ▶"),
+                                   message=shown.response, user=ada)
+            assert await bm_state(h) == before
+    indexes = sorted(int(c.split(":")[3]) for c in seen)
+    assert indexes == list(range(len(many)))
