@@ -428,13 +428,16 @@ def current(state: BMState) -> int | None:
     return state.active
 
 
+ECONOMY_PHASES = frozenset({Phase.ECONSTART, Phase.ORDERS, Phase.UPKEEP})
+
+
 def phase_name(state: BMState, locale: str) -> str:
     """The phase, and the step within it where the phase's record says (the economy's, the Council's vote)."""
     name = capitalise(translate(f"bm.board.phase.{state.phase.value}", locale))
     if state.council is not None and state.phase is Phase.COUNCIL:
         card = load().cards.card.get(state.council.card)
         step = translate("bm.board.step.vote", locale, event=card.name if card else state.council.card)
-    elif state.economy is not None:
+    elif state.economy is not None and state.phase in ECONOMY_PHASES:  # its record outlives them, to the upkeep
         step = translate(f"bm.board.step.{state.economy.step}", locale)
     else:
         return name

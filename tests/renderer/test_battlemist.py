@@ -407,7 +407,9 @@ def test_the_banner_names_the_step_within_the_phase() -> None:
     with recorded() as texts:
         bm.render(replace(state, phase=Phase.ORDERS, economy=Economy(step="orders")))
         bm.render(replace(state, phase=Phase.COUNCIL, council=CouncilState(card="EV2", order=[1, 2], needed=4)))
+        bm.render(replace(state, phase=Phase.QUEST, economy=Economy(step="resolved")))
     assert "· Economy: orders" in texts and "· Wizards' Council: vote on Plague" in texts
+    assert "· Quest step" in texts and not any("revealed" in t for t in texts)  # the turns are not the economy
 
 
 @pytest.mark.rule("BM-DIG-14")
