@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -38,10 +38,12 @@ def act(state: BMState, action: Action) -> tuple[BMState, list[Event]]:
     return new, events
 
 
-def acts(state: BMState, *actions: Action) -> tuple[BMState, list[Event]]:
+def acts(state: BMState, *actions: Action,
+         using: Callable[[BMState, Action], tuple[BMState, list[Event]]] = act) -> tuple[BMState, list[Event]]:
+    """`actions` one after another (by default as combat actions alone; `using=apply` for the whole game's)."""
     events: list[Event] = []
     for action in actions:
-        state, more = act(state, action)
+        state, more = using(state, action)
         events += more
     return state, events
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core.events import changes_board
-from engine.core.models import Action, Event, to_json
+from engine.core.models import to_json
 from engine.core.rng import Rng
 from engine.games.battlemist import combat as C
 from engine.games.battlemist import movement as M
@@ -14,7 +14,7 @@ from engine.games.battlemist import upkeep as U
 from engine.games.battlemist.economy import Disband
 from engine.games.battlemist.pieces import Stars, Troops
 from engine.games.battlemist.rules import apply
-from engine.games.battlemist.state import BMOptions, BMState, Phase
+from engine.games.battlemist.state import BMOptions, Phase
 from tests.engine.battlemist.combat_kit import act, acts, battle, combat, copy, kinds, of, passes, refused, timeouts
 from tests.engine.battlemist.helpers import position
 
@@ -222,21 +222,13 @@ def test_plunder_between_battles_is_invalid_not_out_of_phase() -> None:
     assert refused(state, C.Plunder(player=2, yes=True)).code == "BM_E_NOT_YOUR_TURN"
 
 
-def _apply_all(state: BMState, *actions: Action) -> tuple[BMState, list[Event]]:
-    events: list[Event] = []
-    for action in actions:
-        state, more = apply(state, action)
-        events += more
-    return state, events
-
-
 @pytest.mark.rule("BM-HOM-4", "BM-HOM-3")
 def test_an_occupation_ends_when_the_occupiers_last_army_unit_is_disbanded_at_upkeep() -> None:
     state = copy(position(phase=Phase.COMBAT, troops={"H-ORC": {1: {"infantry": 1}}, "N05": {2: {"infantry": 1}}},
                           occupied={"H-ORC": 1}, stock={2: {"grain": 5}}))
     U.begin_upkeep(state, Rng(state.rng))
-    state, events = _apply_all(state, U.SubmitUpkeep(player=1, disband=(Disband(region="H-ORC", what="infantry"),),
-                                                     lock=True), U.SubmitUpkeep(player=2, lock=True))
+    state, events = acts(state, U.SubmitUpkeep(player=1, disband=(Disband(region="H-ORC", what="infantry"),),
+                                               lock=True), U.SubmitUpkeep(player=2, lock=True), using=apply)
     assert [(e.player, e.homeland) for e in of(events, "occupation_ended")] == [(1, "H-ORC")]
     assert state.occupied == {} and state.controller("H-ORC") == 2
 
@@ -249,9 +241,9 @@ def test_an_occupier_moving_his_army_out_and_back_in_captures_nothing_more() -> 
     M.begin_movement(state, Rng(state.rng))
     moves = (M.Move(player=1, n=1, unit="infantry", origin="H-ORC", path=("N22",)),
              M.Move(player=1, n=1, unit="archers", origin="N10", path=("H-ORC",)))
-    state, events = _apply_all(state, moves[0])
+    state, events = acts(state, moves[0], using=apply)
     assert state.occupied == {"H-ORC": 1}  # his own turn: settled at the end of his combat step
-    state, events = _apply_all(state, moves[1], M.EndMove(player=1))
+    state, events = acts(state, moves[1], M.EndMove(player=1), using=apply)
     assert of(events, "combat_step_ended") and not of(events, "occupation_ended")
     assert not of(events, "homeland_occupied") and state.occupied == {"H-ORC": 1} and state.stars == stars
 
