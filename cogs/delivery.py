@@ -41,6 +41,10 @@ LOOKBACK = 20
 FAILURES = (discord.HTTPException, aiohttp.ClientError, asyncio.TimeoutError, OSError)
 
 
+class Taken(Exception):
+    """Another process sharing the store delivers this channel's posts now."""
+
+
 def backoff(attempts: int) -> float:
     return min(MAX_BACKOFF, 2.0 ** max(0, attempts - 1))
 
@@ -68,6 +72,8 @@ class Delivery(commands.Cog):
         self._channels: dict[int, asyncio.Task[None]] = {}
         self._sending: dict[int, asyncio.Future[Any]] = {}
         """Each channel's last message sent (one at a time per channel), which may outlive the post that gave up."""
+        self._again: set[int] = set()
+        """Channels whose posts were queued while their task was running."""
         self._unpinnable: set[int] = set()
         """Games whose board message Discord would not pin (this run does not ask again)."""
         self._wake = asyncio.Event()
@@ -89,6 +95,8 @@ class Delivery(commands.Cog):
         task = self._channels.get(channel_id)
         if task is None or task.done():
             self._channels[channel_id] = asyncio.create_task(self._drain(channel_id), name=f"posts-{channel_id}")
+        else:
+            self._again.add(channel_id)  # the running task may have looked already: it looks once more
 
     async def _sweep(self) -> None:
         """Start every channel whose post is due: at start (after a restart) and whenever a retry falls due."""
@@ -106,20 +114,41 @@ class Delivery(commands.Cog):
                 await asyncio.wait_for(self._wake.wait(), wait)
 
     async def _drain(self, channel_id: int) -> None:
-        """The channel's posts, oldest first, until none is left or one must wait."""
+        """The channel's posts, oldest first, until none is left or one must wait, and again while more were queued
+        meanwhile."""
+        while True:
+            self._again.discard(channel_id)
+            await self._drain_once(channel_id)
+            if channel_id not in self._again:
+                return
+
+    async def _drain_once(self, channel_id: int) -> None:
+        """The channel's posts, oldest first, until none is left or one must wait; with several processes on one
+        store, only while this one holds the channel's claim."""
         try:
             while (row := await self.service.next_post(channel_id)) is not None:
                 if row.next_try > time.time() or not await self._post(row):
                     self._wake.set()  # the sweeper comes back for it when it is due
                     return
+        except Taken:
+            log.info("another process delivers the posts of channel %s", channel_id)
         except Exception:  # a store error: the sweeper tries the channel again
             log.exception("posts to channel %s stopped", channel_id)
+        finally:
+            with contextlib.suppress(Exception):
+                await self.service.release_posts(channel_id)
+
+    async def _claim(self, channel_id: int) -> None:
+        """Make sure this process still delivers the channel's posts for a while (Taken if another one does)."""
+        if not await self.service.claim_posts(channel_id, 2 * self.timeout + 10):
+            raise Taken(channel_id)
 
     async def _post(self, row: Queued) -> bool:
         """Send what Discord doesn't have yet of one post; False when it must wait (or was parked)."""
         post = row.post
         channel = self.bot.get_partial_messageable(row.channel_id)
         sent = list(row.sent)
+        await self._claim(row.channel_id)
         try:
             await self._unhurried(row.channel_id)
             texts, png = await self._board(row, post)
@@ -133,6 +162,8 @@ class Delivery(commands.Cog):
                         sent.append(found)
                         continue
                 last = index == len(texts) - 1
+                if index:
+                    await self._claim(row.channel_id)  # each message may take up to `timeout`: the claim lasts
                 files = [discord.File(io.BytesIO(png), filename="board.png")] if last and png else []
                 message = await self._send(channel, channel.send(
                     text, files=files, view=self._view(post) if last else discord.utils.MISSING,

@@ -1,6 +1,7 @@
-"""Deadlines that survive restarts: one task sleeps until the earliest timer in SQLite is due.
+"""Deadlines that survive restarts: one task sleeps until the earliest timer in the store is due.
 
 Timers live in the store, so nothing is lost when the bot stops; on start the loop simply reads the earliest one.
+With several processes on one store, each claims a due timer before firing it, so it fires once.
 Adding a sooner timer wakes the loop early (`poke`). The loop naps in bounded steps, so a wall clock that jumps
 forward is noticed within `MAX_NAP`, and no error stops it: it logs, waits and tries again.
 """
@@ -22,6 +23,8 @@ MAX_NAP = 30.0
 """Sleep at most this long at once: timers follow the wall clock, and asyncio's sleep does not."""
 MAX_BACKOFF = 300.0
 """After failures in a row, wait 1, 2, 4 … seconds before the next try, at most this long."""
+LEASE = 120.0
+"""How long a timer this process claimed stays its own: if the process dies firing it, another fires it then."""
 
 
 class Timekeeper:
@@ -68,6 +71,8 @@ class Timekeeper:
         if delay > 0:
             await self._nap(min(delay, MAX_NAP))
             return
+        if not await self.service.store.claim_timer(timer.id, LEASE):
+            return  # another process sharing the store took it just now: it fires it
         try:
             alarm = await self.service.fire(timer)
         except StoreUnavailable:

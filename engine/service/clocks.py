@@ -23,9 +23,10 @@ class Clocks(Games):
     """Deadlines, reminders and lobby expiry, armed in the store and fired by the timekeeper."""
 
     async def _seat_clocks(self, game_id: int) -> dict[int, float | None]:
-        """Which seats have timers armed, with their deadline: the timers table as this process last wrote it."""
+        """Which seats have timers armed, with their deadline: the timers table as this process last wrote it (read
+        again each time when other processes may write it too)."""
         clocks = self._armed.get(game_id)
-        if clocks is None:
+        if clocks is None or self.store.shared:
             clocks = {}
             for timer in await self.store.timers(game_id):
                 if timer.kind == "deadline":
@@ -111,7 +112,7 @@ class Clocks(Games):
         if row is None:
             await self.store.delete_timer(timer.id)
             return None
-        async with self.lock(row.channel_id):
+        async with self.exclusive(row.channel_id):
             self._forget_clocks(timer.game_id)  # this timer goes now, whatever happens
             game = await self.store.game(timer.game_id)
             if game is None or timer.id not in {t.id for t in await self.store.timers(game.id)}:
@@ -181,7 +182,7 @@ class Clocks(Games):
             await self.store.add_timers(lobby.id, 0, [("expiry", lobby.created_at + LOBBY_DAYS * 86400, {})])
         outcomes: list[Outcome] = []
         for game in [*await self.store.running_games(), *await self.store.untold_ends()]:
-            async with self.lock(game.channel_id):
+            async with self.exclusive(game.channel_id):
                 fresh = await self.store.game(game.id)
                 if fresh is None or fresh.status != game.status:
                     continue

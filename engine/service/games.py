@@ -86,7 +86,7 @@ class Games:
     @asynccontextmanager
     async def _command(self, channel_id: int, interaction_id: str | None) -> AsyncIterator[None]:
         """One command in the channel: run alone, and applied once per interaction (a re-delivery is refused)."""
-        async with self.lock(channel_id):
+        async with self.exclusive(channel_id):
             if interaction_id is not None and await self.store.seen(interaction_id):
                 raise RuleError("E_DUPLICATE")
             with self.store.command(interaction_id) as command:
@@ -106,11 +106,18 @@ class Games:
         return await self.store.seen(interaction_id)
 
     def lock(self, channel_id: int) -> asyncio.Lock:
-        """The lock that makes a channel's commands run one at a time (RISK-DIG-51)."""
+        """The lock that makes this process's commands in a channel run one at a time (RISK-DIG-51)."""
         lock = self._locks.get(channel_id)
         if lock is None:
             lock = self._locks[channel_id] = asyncio.Lock()
         return lock
+
+    @asynccontextmanager
+    async def exclusive(self, channel_id: int) -> AsyncIterator[None]:
+        """Run alone in the channel: among this process's tasks (its lock), then among every process that shares
+        the store (the store's hold, taken by one task of a process at a time)."""
+        async with self.lock(channel_id), self.store.hold(channel_id):
+            yield
 
     async def live(self, channel_id: int) -> GameRow:
         game = await self.store.live_game(channel_id)

@@ -182,7 +182,7 @@ class Play(Posts):
         """Up to AI_BATCH actions of AI seats and stand-ins under one hold of the channel's lock (a command waits
         at most that long); False once none is due, then what they did is posted (also when the batch's last
         action ended the game)."""
-        async with self.lock(channel_id):
+        async with self.exclusive(channel_id):
             game = await self.store.live_game(channel_id)
             if game is None or game.status != "running":
                 return False

@@ -94,6 +94,14 @@ class Posts(Boards):
                                               post=Post.of(row.payload), attempts=row.attempts, sent=list(row.sent),
                                               next_try=row.next_try)
 
+    async def claim_posts(self, channel_id: int, lease: float) -> bool:
+        """Deliver the channel's posts for `lease` seconds (renewed by claiming again); False when another process
+        sharing the store delivers them."""
+        return await self.store.claim_channel(channel_id, lease)
+
+    async def release_posts(self, channel_id: int) -> None:
+        await self.store.release_channel(channel_id)
+
     async def next_retry(self) -> float | None:
         return await self.store.next_retry()
 

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import secrets
+import socket
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+
+def holder_name() -> str:
+    """This process's name in claims: host, process id and a random part (a restarted process is another)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
 class StoreError(Exception):
@@ -109,9 +117,22 @@ class Command:
 
 class Store(Protocol):
     """What the game service needs of a store. Every write is one transaction that commits or changes nothing;
-    a version check (`VersionConflict`) keeps two writers of one game apart."""
+    a version check (`VersionConflict`) keeps two writers of one game apart.
+
+    A store `shared` by several bot processes also keeps them apart: `hold` runs one command at a time per channel
+    across all of them, and a due timer or a channel's posts are claimed by one process at a time (`holder`), for
+    a lease that a process that dies lets run out."""
+
+    shared: bool
+    """Whether other processes may write the same database (then nothing read may be kept between commands)."""
+    holder: str
+    """This process, as the claims name it."""
 
     async def close(self) -> None: ...
+
+    def hold(self, channel_id: int) -> AbstractAsyncContextManager[None]:
+        """Within this block, no other process runs a command in the channel (it waits)."""
+        ...
 
     def command(self, interaction_id: str | None) -> AbstractContextManager[Command]:
         """Within this block, the first write also records `interaction_id` (DuplicateInteraction if it is)."""
@@ -163,7 +184,13 @@ class Store(Protocol):
 
     async def timers(self, game_id: int) -> list[TimerRow]: ...
 
-    async def next_timer(self) -> TimerRow | None: ...
+    async def next_timer(self) -> TimerRow | None:
+        """The earliest timer that no other process has claimed (or whose claim ran out)."""
+        ...
+
+    async def claim_timer(self, timer_id: int, lease: float) -> bool:
+        """Claim a timer to fire it, for `lease` seconds; False when another process holds it (or it is gone)."""
+        ...
 
     async def delete_timer(self, timer_id: int) -> bool: ...
 
@@ -174,7 +201,16 @@ class Store(Protocol):
 
     async def next_post(self, channel_id: int) -> PostRow | None: ...
 
-    async def post_channels(self, now: float) -> list[int]: ...
+    async def post_channels(self, now: float) -> list[int]:
+        """The channels whose next post may be tried now and that no other process is delivering to."""
+        ...
+
+    async def claim_channel(self, channel_id: int, lease: float) -> bool:
+        """Claim the delivery of a channel's posts for `lease` seconds (again, to renew it); False when another
+        process delivers to it."""
+        ...
+
+    async def release_channel(self, channel_id: int) -> None: ...
 
     async def next_retry(self) -> float | None: ...
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import aiosqlite
 
+from engine.store import migrations
 from engine.store.base import (
     ActionRow,
     ChannelBusy,
@@ -29,112 +30,12 @@ from engine.store.base import (
     StoreUnavailable,
     TimerRow,
     VersionConflict,
+    holder_name,
 )
 
 LIVE = ("lobby", "running")
 
-MIGRATIONS: tuple[str, ...] = (
-    # 1: games (one live game per channel), the action log with unique interaction ids, timers
-    """
-    CREATE TABLE games (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        channel_id INTEGER NOT NULL,
-        guild_id INTEGER,
-        ruleset TEXT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('lobby', 'running', 'finished', 'abandoned')),
-        host_id INTEGER NOT NULL,
-        seed INTEGER NOT NULL,
-        lobby TEXT NOT NULL,
-        state TEXT,
-        version INTEGER NOT NULL DEFAULT 0,
-        created_at REAL NOT NULL,
-        updated_at REAL NOT NULL
-    );
-    CREATE UNIQUE INDEX games_one_live_per_channel ON games(channel_id) WHERE status IN ('lobby', 'running');
-    CREATE INDEX games_guild ON games(guild_id, status);
-    CREATE TABLE actions (
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        seq INTEGER NOT NULL,
-        actor INTEGER NOT NULL,
-        action TEXT NOT NULL,
-        events TEXT NOT NULL,
-        interaction_id TEXT UNIQUE,
-        created_at REAL NOT NULL,
-        PRIMARY KEY (game_id, seq)
-    );
-    CREATE TABLE timers (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        kind TEXT NOT NULL,
-        due_at REAL NOT NULL,
-        payload TEXT NOT NULL DEFAULT '{}'
-    );
-    CREATE INDEX timers_due ON timers(due_at);
-    """,
-    # 2: a timer belongs to one seat's clock (deadline and reminders), so each clock is re-armed on its own
-    """
-    ALTER TABLE timers ADD COLUMN player INTEGER NOT NULL DEFAULT 0;
-    CREATE INDEX timers_game ON timers(game_id, player);
-    """,
-    # 3: each seat's place in a finished game, worked out once, so /stats reads rows instead of game states
-    """
-    CREATE TABLE standings (
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        user_id INTEGER NOT NULL,
-        place INTEGER NOT NULL,
-        won INTEGER NOT NULL,
-        human INTEGER NOT NULL,
-        PRIMARY KEY (game_id, user_id)
-    );
-    """,
-    # 4: every command is applied once per interaction: the ids of those that changed something besides the log
-    """
-    CREATE TABLE interactions (
-        id TEXT PRIMARY KEY,
-        created_at REAL NOT NULL
-    );
-    CREATE INDEX interactions_age ON interactions(created_at);
-    """,
-    # 5: the outbox: every announcement waits here until its channel has it; games know what is told already
-    """
-    ALTER TABLE games ADD COLUMN announced INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE games ADD COLUMN waiting TEXT NOT NULL DEFAULT '[]';
-    ALTER TABLE actions ADD COLUMN by_ai INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE actions ADD COLUMN turns INTEGER NOT NULL DEFAULT 0;
-    UPDATE actions SET turns = counted.turns FROM (
-        SELECT game_id, seq, SUM(opened) OVER (PARTITION BY game_id ORDER BY seq) AS turns FROM (
-            SELECT game_id, seq, (SELECT COUNT(*) FROM json_each(actions.events)
-                                  WHERE json_extract(value, '$.type') = 'turn_started') AS opened
-            FROM actions WHERE json_valid(events))) AS counted
-    WHERE actions.game_id = counted.game_id AND actions.seq = counted.seq;
-    UPDATE games SET announced = (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE actions.game_id = games.id);
-    CREATE TABLE outbox (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        channel_id INTEGER NOT NULL,
-        payload TEXT NOT NULL,
-        created_at REAL NOT NULL,
-        attempts INTEGER NOT NULL DEFAULT 0,
-        next_try REAL NOT NULL DEFAULT 0,
-        sent TEXT NOT NULL DEFAULT '[]',
-        delivered_at REAL,
-        parked TEXT
-    );
-    CREATE INDEX outbox_waiting ON outbox(channel_id, id) WHERE delivered_at IS NULL AND parked IS NULL;
-    """,
-    # 6: a post reads its channel's parked posts and last delivered message without scanning the whole outbox
-    """
-    CREATE INDEX outbox_parked ON outbox(channel_id, id) WHERE parked IS NOT NULL;
-    CREATE INDEX outbox_delivered ON outbox(channel_id, id) WHERE delivered_at IS NOT NULL;
-    """,
-    # 7: the message that shows a game's board, edited in place after every change (a pinned board)
-    """
-    CREATE TABLE boards (
-        game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
-        message_id INTEGER NOT NULL
-    );
-    """,
-)
+MIGRATIONS = migrations.load("sqlite")
 INTERACTIONS_KEPT = 7 * 86400.0
 """How long a command's interaction id is remembered: Discord re-delivers an interaction within minutes."""
 
@@ -194,10 +95,14 @@ def _post(row: sqlite3.Row | tuple[Any, ...]) -> PostRow:
 class SqliteStore:
     """One SQLite database; writes are serialised, each in its own transaction."""
 
+    shared = False
+    """One process has the database: its per-channel locks keep commands apart, and it may keep what it read."""
+
     def __init__(self, db: aiosqlite.Connection, clock: Any = time.time) -> None:
         self._db = db
         self._write = asyncio.Lock()
         self._clock = clock
+        self.holder = holder_name()
 
     @classmethod
     async def open(cls, path: str | Path, clock: Any = time.time) -> SqliteStore:
@@ -233,6 +138,11 @@ class SqliteStore:
         finally:
             _COMMAND.reset(token)
 
+    @asynccontextmanager
+    async def hold(self, channel_id: int) -> AsyncIterator[None]:
+        """Nothing to do: no other process writes this database (the service's own lock keeps its commands apart)."""
+        yield
+
     async def seen(self, interaction_id: str) -> bool:
         """Whether a command or an action of this interaction was applied already."""
         row = await self._one("SELECT 1 FROM interactions WHERE id = ? UNION ALL SELECT 1 FROM actions "
@@ -267,9 +177,8 @@ class SqliteStore:
         for number in range(current + 1, len(MIGRATIONS) + 1):
             async with self.transaction() as db:
                 await db.execute("BEGIN IMMEDIATE")  # DDL does not open a transaction by itself
-                for statement in MIGRATIONS[number - 1].split(";"):
-                    if statement.strip():
-                        await db.execute(statement)
+                for statement in migrations.statements(MIGRATIONS[number - 1]):
+                    await db.execute(statement)
                 await db.execute(f"PRAGMA user_version = {number}")
         return len(MIGRATIONS)
 
@@ -497,8 +406,17 @@ class SqliteStore:
         return [_timer(r) for r in rows]
 
     async def next_timer(self) -> TimerRow | None:
-        row = await self._one(f"SELECT {_TIMER_COLUMNS} FROM timers ORDER BY due_at, id LIMIT 1")
+        row = await self._one(f"SELECT {_TIMER_COLUMNS} FROM timers WHERE claimed_until IS NULL OR claimed_until < ? "
+                              "OR claimed_by = ? ORDER BY due_at, id LIMIT 1", (self._clock(), self.holder))
         return _timer(row) if row else None
+
+    async def claim_timer(self, timer_id: int, lease: float) -> bool:
+        now = self._clock()
+        async with self.transaction() as db:
+            cur = await db.execute("UPDATE timers SET claimed_by = ?, claimed_until = ? WHERE id = ? AND "
+                                   "(claimed_until IS NULL OR claimed_until < ? OR claimed_by = ?)",
+                                   (self.holder, now + lease, timer_id, now, self.holder))
+            return cur.rowcount == 1
 
     async def delete_timer(self, timer_id: int) -> bool:
         """Remove one timer; False when it was gone already (another task fired or disarmed it)."""
@@ -543,11 +461,28 @@ class SqliteStore:
         return _post(row) if row else None
 
     async def post_channels(self, now: float) -> list[int]:
-        """The channels whose next post may be tried now, oldest post first."""
+        """The channels whose next post may be tried now, oldest post first, but those another process claimed."""
         rows = await self._all(
             "SELECT channel_id, MIN(id) AS first FROM outbox WHERE delivered_at IS NULL AND parked IS NULL "
-            "GROUP BY channel_id HAVING (SELECT next_try FROM outbox WHERE id = first) <= ? ORDER BY first", (now,))
+            "AND NOT EXISTS (SELECT 1 FROM channel_claims c WHERE c.channel_id = outbox.channel_id AND c.until >= ? "
+            "AND c.holder <> ?) GROUP BY channel_id HAVING (SELECT next_try FROM outbox WHERE id = first) <= ? "
+            "ORDER BY first", (self._clock(), self.holder, now))
         return [int(channel_id) for channel_id, _ in rows]
+
+    async def claim_channel(self, channel_id: int, lease: float) -> bool:
+        now = self._clock()
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "INSERT INTO channel_claims (channel_id, holder, until) VALUES (?, ?, ?) ON CONFLICT (channel_id) "
+                "DO UPDATE SET holder = excluded.holder, until = excluded.until "
+                "WHERE channel_claims.until < ? OR channel_claims.holder = excluded.holder",
+                (channel_id, self.holder, now + lease, now))
+            return cur.rowcount == 1
+
+    async def release_channel(self, channel_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM channel_claims WHERE channel_id = ? AND holder = ?",
+                             (channel_id, self.holder))
 
     async def next_retry(self) -> float | None:
         """When the earliest post that is waiting to be tried again may be tried."""
