@@ -13,7 +13,7 @@ import sys
 import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 # discord.py imports the deprecated audioop for voice, which the bot never uses; this must precede that import
 warnings.filterwarnings("ignore", "'audioop' is deprecated", DeprecationWarning, "discord.player")
@@ -22,8 +22,8 @@ import aiohttp
 import discord
 import yarl
 from discord.ext import commands
-from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from cogs.common import on_app_command_error
 from cogs.delivery import Controls
@@ -36,7 +36,7 @@ from engine.games import get, specs
 from engine.positions import record_json
 from engine.replays import Frame, Replay
 from engine.service import GameService
-from engine.store import SqliteStore, Store
+from engine.store import SqliteStore, Store, open_store
 from renderer import has_board, render_board
 from renderer.animate import replay_gif
 from renderer.cache import RenderCache
@@ -72,6 +72,13 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr | None = None
     database_path: Path = Path("var/gamemaster.sqlite3")
+    database_url: SecretStr | None = None
+    """A PostgreSQL database (postgresql://user:password@host:port/name) that every process of a scaled-out bot
+    shares; without it, the SQLite file at `database_path`."""
+    shard_count: int | None = Field(default=None, ge=1)
+    """How many shards the bot has in all (Discord requires them past 2,500 servers); None: one, unsharded."""
+    shard_ids: Annotated[list[int] | None, NoDecode] = None
+    """The shards this process runs, e.g. `0,1` (None: all of them); needs `shard_count`."""
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     rate_limit_per_minute: int = Field(default=30, ge=1)
@@ -83,10 +90,38 @@ class Settings(BaseSettings):
     """Open lobbies (games not started yet) one member may host in one server at once."""
     post_timeout: float = Field(default=30.0, gt=0)
     """Seconds a channel post waits for Discord's answer before it is tried again (its nonce keeps it single)."""
+    takeover_seconds: float = Field(default=60.0, gt=0)
+    """With several processes on one database: how long the work a process took on (a due timer, a channel's
+    posts, its AI seats' turns) stays its own without a sign of life before another process takes it over."""
     discord_api_base: str | None = None
     """Test only: the REST base URL of a fake Discord server."""
     discord_gateway_url: str | None = None
     """Test only: the gateway URL of a fake Discord server."""
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _listed(cls, value: object) -> object:
+        """`SHARD_IDS=0,1` as the environment gives it."""
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()] or None
+        return value
+
+    @model_validator(mode="after")
+    def _shards_exist(self) -> Settings:
+        if self.takeover_seconds <= self.post_timeout:
+            raise ValueError("TAKEOVER_SECONDS must be longer than POST_TIMEOUT: a post being sent is not taken over")
+        if self.shard_ids is not None:
+            if self.shard_count is None:
+                raise ValueError("SHARD_IDS needs SHARD_COUNT: how many shards there are in all")
+            wrong = [s for s in self.shard_ids if not 0 <= s < self.shard_count]
+            if wrong or len(set(self.shard_ids)) != len(self.shard_ids):
+                raise ValueError(f"SHARD_IDS must be distinct shards from 0 to {self.shard_count - 1}, not "
+                                 f"{self.shard_ids}")
+        return self
+
+    def store_location(self) -> str | Path:
+        """Where the games are: the PostgreSQL URL if there is one, else the SQLite file."""
+        return self.database_url.get_secret_value() if self.database_url else self.database_path
 
 
 EXTENSIONS = ("cogs.lobby", "cogs.views", *(s.cog for s in specs() if s.cog), "cogs.timers", "cogs.stats",
@@ -97,10 +132,11 @@ EXTENSIONS = ("cogs.lobby", "cogs.views", *(s.cog for s in specs() if s.cog), "c
 class GameMasterBot(commands.Bot):
     """The bot: opens the store, loads one cog per feature, syncs the slash commands."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, **sharding: Any) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          help_command=None, tree_cls=GuardedTree,
-                         allowed_mentions=discord.AllowedMentions.none())  # each post says whom it pings
+                         allowed_mentions=discord.AllowedMentions.none(),  # each post says whom it pings
+                         **sharding)
         self.settings = settings
         self.limiter = RateLimiter(settings.rate_limit_per_minute, settings.rate_limit_burst)
         self.deliveries = Deliveries()
@@ -116,7 +152,7 @@ class GameMasterBot(commands.Bot):
         self.dynamic_items.extend(items)
 
     async def setup_hook(self) -> None:
-        self.store = await SqliteStore.open(self.settings.database_path)
+        self.store = await open_store(self.settings.store_location())
         cache = RenderCache(max_items=128)
 
         def render(key: tuple[int, int], state: GameState, events: Sequence[Event],
@@ -130,7 +166,8 @@ class GameMasterBot(commands.Bot):
 
         self.service = GameService(self.store, renderer=render, animator=animate,
                                    max_games_per_guild=self.settings.max_games_per_server,
-                                   max_lobbies_per_member=self.settings.max_lobbies_per_member)
+                                   max_lobbies_per_member=self.settings.max_lobbies_per_member,
+                                   takeover_after=self.settings.takeover_seconds)
         self.tree.on_error = on_app_command_error
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -149,6 +186,19 @@ class GameMasterBot(commands.Bot):
             await self.service.stop()
             await self.store.close()
             self.store = None
+
+
+class ShardedGameMasterBot(GameMasterBot, commands.AutoShardedBot):
+    """The bot running the shards it is given (`SHARD_COUNT`, `SHARD_IDS`): one process among several, which
+    share one PostgreSQL database."""
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(settings, shard_count=settings.shard_count, shard_ids=settings.shard_ids)
+
+
+def make_bot(settings: Settings) -> GameMasterBot:
+    """The bot the settings ask for: sharded when they name a shard count."""
+    return ShardedGameMasterBot(settings) if settings.shard_count is not None else GameMasterBot(settings)
 
 
 def point_at(api_base: str | None, gateway_url: str | None) -> None:
@@ -225,7 +275,7 @@ def run_discord(settings: Settings) -> int:
     if settings.discord_api_base or settings.discord_gateway_url:
         point_at(settings.discord_api_base, settings.discord_gateway_url)
     token = settings.discord_token.get_secret_value() if settings.discord_token else ""
-    bot = GameMasterBot(settings)
+    bot = make_bot(settings)
     try:
         bot.run(token, log_handler=None)
     except discord.LoginFailure:
@@ -256,7 +306,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--option", type=option_pair, action="append", default=[], metavar="NAME=VALUE",
                         help="a game option for the demo, e.g. mode=two_player; repeatable (default: none)")
     args = parser.parse_args(argv)
-    settings = Settings()
+    try:
+        settings = Settings()
+    except ValidationError as err:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper() or 'settings'}: {e['msg']}"
+                             for e in err.errors())
+        print(f"The configuration (environment or .env) is not valid: {problems}", file=sys.stderr)
+        return 2
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if not args.demo:
         if settings.discord_token is not None and settings.discord_token.get_secret_value().strip():

@@ -69,6 +69,8 @@ class Delivery(commands.Cog):
         self.controls: dict[str, Controls] = getattr(bot, "controls", {})
         self.timeout: float = settings_of_bot(bot).post_timeout
         """A message Discord has not answered within this long is tried again (its nonce keeps it single)."""
+        self.sweep = min(SWEEP, self.service.takeover_after / 2) if self.service.store.shared else SWEEP
+        """How often to look for posts due: other processes queue posts this one is not told of."""
         self._channels: dict[int, asyncio.Task[None]] = {}
         self._sending: dict[int, asyncio.Future[Any]] = {}
         """Each channel's last message sent (one at a time per channel), which may outlive the post that gave up."""
@@ -105,10 +107,10 @@ class Delivery(commands.Cog):
                 for channel_id in await self.service.post_channels():
                     self.deliver(channel_id)
                 retry = await self.service.next_retry()
-                wait = SWEEP if retry is None else min(SWEEP, max(0.5, retry - time.time()))
+                wait = self.sweep if retry is None else min(self.sweep, max(0.5, retry - time.time()))
             except Exception:  # the store is down: nothing is lost, try again shortly
                 log.exception("the outbox could not be read")
-                wait = SWEEP
+                wait = self.sweep
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), wait)
@@ -140,7 +142,7 @@ class Delivery(commands.Cog):
 
     async def _claim(self, channel_id: int) -> None:
         """Make sure this process still delivers the channel's posts for a while (Taken if another one does)."""
-        if not await self.service.claim_posts(channel_id, 2 * self.timeout + 10):
+        if not await self.service.claim_posts(channel_id, self.service.takeover_after):
             raise Taken(channel_id)
 
     async def _post(self, row: Queued) -> bool:

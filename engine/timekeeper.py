@@ -23,8 +23,6 @@ MAX_NAP = 30.0
 """Sleep at most this long at once: timers follow the wall clock, and asyncio's sleep does not."""
 MAX_BACKOFF = 300.0
 """After failures in a row, wait 1, 2, 4 … seconds before the next try, at most this long."""
-LEASE = 120.0
-"""How long a timer this process claimed stays its own: if the process dies firing it, another fires it then."""
 
 
 class Timekeeper:
@@ -62,16 +60,21 @@ class Timekeeper:
         """Wait for the earliest timer, or fire it if it is due."""
         self._wake.clear()
         timer = await self.service.store.next_timer()
+        # other processes add timers this one is not told of: it looks again every half takeover time
+        look = self.service.takeover_after / 2 if self.service.store.shared else MAX_NAP
         if timer is None:
+            if self.service.store.shared:
+                await self._nap(look)
+                return
             self.idle.set()
             await self._wake.wait()
             self.idle.clear()
             return
         delay = timer.due_at - self.clock()
         if delay > 0:
-            await self._nap(min(delay, MAX_NAP))
+            await self._nap(min(delay, MAX_NAP, look))
             return
-        if not await self.service.store.claim_timer(timer.id, LEASE):
+        if not await self.service.store.claim_timer(timer.id, self.service.takeover_after):
             return  # another process sharing the store took it just now: it fires it
         try:
             alarm = await self.service.fire(timer)

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def clean_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "DEV_GUILD"))}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "DEV_GUILD", "SHARD_"))}
     return {**env, **extra}
 
 
@@ -140,3 +140,37 @@ def test_the_bot_logs_nothing_about_voice(tmp_path: Path, monkeypatch: pytest.Mo
         logging.getLogger("discord.client").warning("another warning")
     messages = [r.getMessage() for r in caplog.records if r.name == "discord.client"]
     assert messages == ["another warning"], "only those two warnings are silenced"
+
+
+def test_shard_settings_come_from_the_environment_and_make_a_sharded_bot(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHARD_COUNT", "4")
+    monkeypatch.setenv("SHARD_IDS", "1, 3")
+    settings = bot.Settings(database_path=tmp_path / "bot.sqlite3")
+    assert (settings.shard_count, settings.shard_ids) == (4, [1, 3])
+    sharded = bot.make_bot(settings)
+    assert isinstance(sharded, bot.ShardedGameMasterBot) and isinstance(sharded, bot.commands.AutoShardedBot)
+    assert (sharded.shard_count, sharded.shard_ids) == (4, [1, 3])
+    plain = bot.make_bot(bot.Settings(database_path=tmp_path / "bot.sqlite3", shard_count=None, shard_ids=None))
+    assert type(plain) is bot.GameMasterBot
+
+
+def test_the_store_is_postgresql_when_a_database_url_is_set(tmp_path: Path) -> None:
+    url = "postgresql://gm:secret@db:5432/gamemaster"
+    assert bot.Settings(database_path=tmp_path / "x.sqlite3", database_url=url).store_location() == url
+    assert bot.Settings(database_path=tmp_path / "x.sqlite3", database_url=None).store_location() == \
+        tmp_path / "x.sqlite3"
+    assert "secret" not in repr(bot.Settings(database_url=url)), "the password never shows in a log"
+
+
+@pytest.mark.parametrize(("env", "says"), [
+    ({"SHARD_IDS": "0"}, "SHARD_IDS needs SHARD_COUNT"),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "0,2"}, "distinct shards from 0 to 1"),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "1,1"}, "distinct shards from 0 to 1"),
+    ({"SHARD_COUNT": "0"}, "SHARD_COUNT"),
+])
+def test_wrong_shard_settings_get_one_line_not_a_traceback(tmp_path: Path, env: dict[str, str], says: str) -> None:
+    done = subprocess.run([sys.executable, "bot.py"], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                          env=clean_env(DISCORD_TOKEN="abc", DATABASE_PATH=str(tmp_path / "bot.sqlite3"), **env))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "configuration" in done.stderr and says in done.stderr, done.stderr

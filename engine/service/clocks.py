@@ -31,7 +31,7 @@ class Clocks(Games):
             for timer in await self.store.timers(game_id):
                 if timer.kind == "deadline":
                     clocks[timer.player] = timer.due_at
-                else:
+                elif timer.kind == "reminder":
                     clocks.setdefault(timer.player, None)
             self._armed[game_id] = clocks
         return clocks
@@ -119,6 +119,9 @@ class Clocks(Games):
                 return None  # disarmed or handled meanwhile
             if timer.kind == "expiry":
                 return await self._expire(game, timer)
+            if timer.kind == "resume":
+                await self.play_on(game, timer)
+                return None
             lobby = lobby_of(game)
             try:
                 state = self.state_of(game) if game.status == "running" and lobby.paused is None else None

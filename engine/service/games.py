@@ -62,8 +62,11 @@ class Games:
                  seed_source: Callable[[], int] = lambda: secrets.randbits(63),
                  renderer: Renderer | None = None, animator: Animator | None = None,
                  max_games_per_guild: int | None = None, max_lobbies_per_member: int | None = None,
-                 state_cache_size: int = 1024) -> None:
+                 state_cache_size: int = 1024, takeover_after: float = 60.0) -> None:
         self.store = store
+        self.takeover_after = takeover_after
+        """With several processes: how long work a process claimed (a due timer, a channel's posts, its AI seats'
+        turns) stays its own without a sign of life, before another process takes it over."""
         self.max_games_per_guild = max_games_per_guild
         self.max_lobbies_per_member = max_lobbies_per_member
         """Open lobbies one member may host in a server at once."""
@@ -82,6 +85,8 @@ class Games:
         """Each game's board highlights (see Boards), kept as actions are saved."""
         self._runners: dict[int, asyncio.Task[None]] = {}
         """The task that plays each channel's AI seats and stand-ins (see Play)."""
+        self._resumes: dict[int, float] = {}
+        """When each game's resume timer is due, for the games whose AI seats this process is playing (see Play)."""
 
     @asynccontextmanager
     async def _command(self, channel_id: int, interaction_id: str | None) -> AsyncIterator[None]:

@@ -18,7 +18,7 @@ from engine.service.games import lobby_of
 from engine.service.models import Outcome
 from engine.service.news import Told
 from engine.service.posts import Posts
-from engine.store import VersionConflict
+from engine.store import GameRow, TimerRow, VersionConflict
 from engine.table import Lobby
 
 log = logging.getLogger("gamemaster.service")
@@ -29,6 +29,8 @@ AI_BATCH = 20
 """AI actions played under one hold of a channel's lock: a player's command waits for at most this many."""
 MAX_AI_STEPS = 100_000
 """A safety valve: AI seats answering one command (an all-AI game plays out whole) stop after this many."""
+RESUME_SEAT = -1
+"""The timers' seat of a game's resume timer, which belongs to no seat's clock."""
 
 
 class Play(Posts):
@@ -107,7 +109,34 @@ class Play(Posts):
         state = outcome.state
         if state is not None and outcome.ruleset.winners(state) is None and any(
                 d.player in lobby.stand_ins() for d in outcome.ruleset.pending(state)):
+            await self._keep_alive(outcome.game.id)
             self._kick(outcome.game.channel_id)
+
+    async def _keep_alive(self, game_id: int) -> None:
+        """While this process plays a game's AI seats, a resume timer stays armed a little ahead: if the process
+        dies mid-way, the timer falls due and whichever process fires it plays on (`resume`)."""
+        now = self.clock()
+        due = self._resumes.get(game_id)
+        if due is not None and due - now > self.takeover_after / 2:
+            return  # armed far enough ahead: no write for each batch
+        await self.store.delete_timers(game_id, RESUME_SEAT)
+        await self.store.add_timers(game_id, RESUME_SEAT, [("resume", now + self.takeover_after, {})])
+        self._resumes[game_id] = now + self.takeover_after
+        self._timers_changed()
+
+    async def _rest(self, game_id: int) -> None:
+        """The game's AI seats have nothing left to play: its resume timer goes."""
+        if self._resumes.pop(game_id, None) is not None:
+            await self.store.delete_timers(game_id, RESUME_SEAT)
+
+    async def play_on(self, game: GameRow, timer: TimerRow) -> None:
+        """A resume timer fell due: the process playing the game's AI seats died (or is this one, slow); play on."""
+        await self.store.delete_timer(timer.id)
+        self._resumes.pop(game.id, None)
+        if game.status != "running":
+            return
+        outcome = Outcome(game=game, ruleset=get(game.ruleset), state=self.state_of(game))
+        await self._after(outcome, lobby_of(game))
 
     def _stand_in(self, outcome: Outcome, lobby: Lobby, player: int) -> Action:
         """What an AI stand-in plays for `player` (the ai policy, or the skip auto-play)."""
@@ -200,8 +229,10 @@ class Play(Posts):
                 await self._save(outcome, action, new_state, events, None, ai=True)
             else:
                 if self._answerable(outcome, stand_ins) is not None:
+                    await self._keep_alive(game.id)
                     return True  # more to play: a command may take the lock between two batches
             await self._keep_a_host(outcome, lobby)
             await self._arm(outcome, lobby)
             await self._announce(outcome, lobby)
+            await self._rest(game.id)
             return False

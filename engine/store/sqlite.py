@@ -32,64 +32,25 @@ from engine.store.base import (
     VersionConflict,
     holder_name,
 )
+from engine.store.rows import (
+    ACTION_COLUMNS,
+    GAME_COLUMNS,
+    INTERACTIONS_KEPT,
+    POST_COLUMNS,
+    TIMER_COLUMNS,
+    action_row,
+    game_row,
+    loads,
+    post_row,
+    timer_row,
+)
 
 LIVE = ("lobby", "running")
 
 MIGRATIONS = migrations.load("sqlite")
-INTERACTIONS_KEPT = 7 * 86400.0
-"""How long a command's interaction id is remembered: Discord re-delivers an interaction within minutes."""
-
 _COMMAND: ContextVar[Command | None] = ContextVar("command", default=None)
 """The interaction id that the current command's first write transaction records (see `Store.command`)."""
 
-
-
-_TIMER_COLUMNS = "id, game_id, kind, due_at, payload, player"
-
-
-def _loads(text: str | None, default: Any) -> Any:
-    """A JSON column, or `default` when the row can't be read: one damaged row must not break every query."""
-    try:
-        return json.loads(text) if text is not None else default
-    except ValueError:
-        return default
-
-
-def _timer(row: sqlite3.Row | tuple[Any, ...]) -> TimerRow:
-    timer_id, game_id, kind, due_at, payload, player = row
-    return TimerRow(timer_id, game_id, kind, due_at, _loads(payload, {}), player)
-
-
-_GAME_COLUMNS = (
-    "id, channel_id, guild_id, ruleset, status, host_id, seed, lobby, state, version, created_at, updated_at, "
-    "announced, waiting"
-)
-
-
-def _game(row: sqlite3.Row | tuple[Any, ...]) -> GameRow:
-    """A game row; an unreadable lobby reads as empty, which `lobby_of` refuses (E_GAME_CORRUPT) for that game alone."""
-    values = list(row)
-    values[7] = _loads(values[7], {})
-    values[13] = tuple(_loads(values[13], []))
-    return GameRow(*values)
-
-
-_ACTION_COLUMNS = "game_id, seq, actor, action, events, interaction_id, created_at, by_ai, turns"
-
-
-def _action(row: sqlite3.Row | tuple[Any, ...]) -> ActionRow:
-    game_id, seq, actor, action, events, interaction_id, created_at, by_ai, turns = row
-    return ActionRow(game_id, seq, actor, json.loads(action), json.loads(events), interaction_id, created_at,
-                     bool(by_ai), turns)
-
-
-_POST_COLUMNS = "id, game_id, channel_id, payload, created_at, attempts, sent, next_try"
-
-
-def _post(row: sqlite3.Row | tuple[Any, ...]) -> PostRow:
-    post_id, game_id, channel_id, payload, created_at, attempts, sent, next_try = row
-    return PostRow(post_id, game_id, channel_id, _loads(payload, {}), created_at, attempts, _loads(sent, []),
-                   next_try)
 
 
 class SqliteStore:
@@ -118,6 +79,7 @@ class SqliteStore:
         try:
             await store.migrate()
             await store.forget_interactions()
+            await store.forget_claims()
         except BaseException:
             await db.close()  # an open connection's thread would keep the process alive
             raise
@@ -149,6 +111,13 @@ class SqliteStore:
                               "WHERE interaction_id = ? LIMIT 1", (interaction_id, interaction_id))
         return row is not None
 
+    async def forget_claims(self) -> None:
+        """Drop the claims of earlier runs: this process is the only one that uses the file, so what a run that
+        crashed had claimed is this one's to do, at once."""
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM channel_claims")
+            await db.execute("UPDATE timers SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by IS NOT NULL")
+
     async def forget_interactions(self) -> None:
         """Drop the interaction ids older than Discord could deliver again."""
         async with self.transaction() as db:
@@ -177,6 +146,10 @@ class SqliteStore:
         for number in range(current + 1, len(MIGRATIONS) + 1):
             async with self.transaction() as db:
                 await db.execute("BEGIN IMMEDIATE")  # DDL does not open a transaction by itself
+                async with db.execute("PRAGMA user_version") as cursor:
+                    row = await cursor.fetchone()
+                if row is not None and row[0] >= number:
+                    continue  # another process opening the same file applied it meanwhile
                 for statement in migrations.statements(MIGRATIONS[number - 1]):
                     await db.execute(statement)
                 await db.execute(f"PRAGMA user_version = {number}")
@@ -218,33 +191,33 @@ class SqliteStore:
 
     async def live_game(self, channel_id: int) -> GameRow | None:
         row = await self._one(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')", (channel_id,)
+            f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')", (channel_id,)
         )
-        return _game(row) if row else None
+        return game_row(row) if row else None
 
     async def latest_game(self, channel_id: int) -> GameRow | None:
         """The channel's live game, or else its most recent one."""
-        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+        row = await self._one(f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
                               (channel_id,))
-        return _game(row) if row else None
+        return game_row(row) if row else None
 
     async def game(self, game_id: int) -> GameRow | None:
-        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
-        return _game(row) if row else None
+        row = await self._one(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return game_row(row) if row else None
 
     async def running_games(self) -> list[GameRow]:
-        return [_game(r) for r in await self._all(f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running'")]
+        return [game_row(r) for r in await self._all(f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'running'")]
 
     async def untold_ends(self) -> list[GameRow]:
         """Finished games whose last moves no post has told (a crash came between the end and its post)."""
-        return [_game(r) for r in await self._all(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'finished' AND announced < "
+        return [game_row(r) for r in await self._all(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'finished' AND announced < "
             "(SELECT COALESCE(MAX(seq), 0) FROM actions WHERE actions.game_id = games.id)")]
 
     async def lobbies_without_expiry(self) -> list[GameRow]:
         """Open lobbies with no expiry timer (opened before lobbies expired)."""
-        return [_game(r) for r in await self._all(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'lobby' AND NOT EXISTS "
+        return [game_row(r) for r in await self._all(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'lobby' AND NOT EXISTS "
             "(SELECT 1 FROM timers WHERE timers.game_id = games.id AND timers.kind = 'expiry')")]
 
     async def create_game(
@@ -339,26 +312,26 @@ class SqliteStore:
     async def actions(self, game_id: int, after: int = 0, limit: int = 1_000_000) -> list[ActionRow]:
         """The actions logged after seq `after`, oldest first."""
         rows = await self._all(
-            f"SELECT {_ACTION_COLUMNS} FROM actions "
+            f"SELECT {ACTION_COLUMNS} FROM actions "
             "WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?", (game_id, after, limit),
         )
-        return [_action(r) for r in rows]
+        return [action_row(r) for r in rows]
 
     async def action_page(self, game_id: int, offset: int, limit: int) -> list[ActionRow]:
         """`limit` actions from the `offset`-th logged one on, oldest first (a page of the history)."""
         rows = await self._all(
-            f"SELECT {_ACTION_COLUMNS} FROM actions "
+            f"SELECT {ACTION_COLUMNS} FROM actions "
             "WHERE game_id = ? ORDER BY seq LIMIT ? OFFSET ?", (game_id, limit, offset),
         )
-        return [_action(r) for r in rows]
+        return [action_row(r) for r in rows]
 
     async def recent_actions(self, game_id: int, limit: int) -> list[ActionRow]:
         """The last `limit` actions, oldest first."""
         rows = await self._all(
-            f"SELECT {_ACTION_COLUMNS} FROM actions "
+            f"SELECT {ACTION_COLUMNS} FROM actions "
             "WHERE game_id = ? ORDER BY seq DESC LIMIT ?", (game_id, limit),
         )
-        return [_action(r) for r in reversed(rows)]
+        return [action_row(r) for r in reversed(rows)]
 
     async def count_actions(self, game_id: int) -> int:
         row = await self._one("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,))
@@ -366,8 +339,8 @@ class SqliteStore:
 
     async def unranked_games(self, guild_id: int) -> list[GameRow]:
         """A server's finished games whose standings are not stored yet, oldest first."""
-        return [_game(r) for r in await self._all(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id = ? AND status = 'finished' AND NOT EXISTS "
+        return [game_row(r) for r in await self._all(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = ? AND status = 'finished' AND NOT EXISTS "
             "(SELECT 1 FROM standings WHERE standings.game_id = games.id) ORDER BY id", (guild_id,))]
 
     async def add_standings(self, game_id: int, rows: list[tuple[int, int, bool, bool]]) -> None:
@@ -401,14 +374,14 @@ class SqliteStore:
             )
 
     async def timers(self, game_id: int) -> list[TimerRow]:
-        rows = await self._all(f"SELECT {_TIMER_COLUMNS} FROM timers WHERE game_id = ? ORDER BY due_at, id",
+        rows = await self._all(f"SELECT {TIMER_COLUMNS} FROM timers WHERE game_id = ? ORDER BY due_at, id",
                                (game_id,))
-        return [_timer(r) for r in rows]
+        return [timer_row(r) for r in rows]
 
     async def next_timer(self) -> TimerRow | None:
-        row = await self._one(f"SELECT {_TIMER_COLUMNS} FROM timers WHERE claimed_until IS NULL OR claimed_until < ? "
+        row = await self._one(f"SELECT {TIMER_COLUMNS} FROM timers WHERE claimed_until IS NULL OR claimed_until < ? "
                               "OR claimed_by = ? ORDER BY due_at, id LIMIT 1", (self._clock(), self.holder))
-        return _timer(row) if row else None
+        return timer_row(row) if row else None
 
     async def claim_timer(self, timer_id: int, lease: float) -> bool:
         now = self._clock()
@@ -456,9 +429,9 @@ class SqliteStore:
 
     async def next_post(self, channel_id: int) -> PostRow | None:
         """The channel's oldest post not yet delivered nor parked: its posts go out in order."""
-        row = await self._one(f"SELECT {_POST_COLUMNS} FROM outbox WHERE channel_id = ? AND delivered_at IS NULL "
+        row = await self._one(f"SELECT {POST_COLUMNS} FROM outbox WHERE channel_id = ? AND delivered_at IS NULL "
                               "AND parked IS NULL ORDER BY id LIMIT 1", (channel_id,))
-        return _post(row) if row else None
+        return post_row(row) if row else None
 
     async def post_channels(self, now: float) -> list[int]:
         """The channels whose next post may be tried now, oldest post first, but those another process claimed."""
@@ -516,7 +489,7 @@ class SqliteStore:
         """The id of the last message the outbox delivered to the channel."""
         row = await self._one("SELECT sent FROM outbox WHERE channel_id = ? AND delivered_at IS NOT NULL "
                               "ORDER BY id DESC LIMIT 1", (channel_id,))
-        sent = _loads(row[0], []) if row else []
+        sent = loads(row[0], []) if row else []
         return int(sent[-1]) if sent else None
 
     async def parked_posts(self, channel_id: int) -> list[tuple[int, str]]:

@@ -64,6 +64,17 @@ class GatewaySession:
         """Whether the client sent IDENTIFY on this connection."""
         return self.identify is not None
 
+    @property
+    def shard(self) -> tuple[int, int]:
+        """(shard id, shard count) the client identified as: (0, 1) when it did not ask for sharding."""
+        asked = (self.identify or {}).get("shard") or [0, 1]
+        return int(asked[0]), int(asked[1])
+
+    def owns(self, guild_id: str | int) -> bool:
+        """Whether Discord sends this session the guild's events: its shard is (guild_id >> 22) % shard count."""
+        shard, count = self.shard
+        return (int(guild_id) >> 22) % count == shard
+
 
 class FakeDiscord(FakeAPI):
     """Fake Discord server: `async with FakeDiscord() as fake:` then point a bot at `fake.api_base`/`gateway_url`."""
@@ -248,15 +259,18 @@ class FakeDiscord(FakeAPI):
                 await session.ws.close(code=4004, message=b"Authentication failed.")
                 return
             session.identify, session.session_id = d, secrets.token_hex(16)
+            mine = session.owns(self.world.guild_id)
             ready = {
-                "v": 10, "user": self.world.bot_user, "guilds": [{"id": self.world.guild_id, "unavailable": True}],
+                "v": 10, "user": self.world.bot_user,
+                "guilds": [{"id": self.world.guild_id, "unavailable": True}] if mine else [],
                 "session_id": session.session_id, "session_type": "normal", "resume_gateway_url": self.gateway_url,
-                "shard": [0, 1], "application": {"id": self.world.app_id, "flags": 0}, "private_channels": [],
-                "relationships": [], "presences": [], "guild_join_requests": [], "geo_ordered_rtc_regions": [],
-                "user_settings": {}, "auth": {},
+                "shard": list(session.shard), "application": {"id": self.world.app_id, "flags": 0},
+                "private_channels": [], "relationships": [], "presences": [], "guild_join_requests": [],
+                "geo_ordered_rtc_regions": [], "user_settings": {}, "auth": {},
             }
             await self._dispatch(session, "READY", ready)
-            await self._dispatch(session, "GUILD_CREATE", self.world.guild_payload())
+            if mine:
+                await self._dispatch(session, "GUILD_CREATE", self.world.guild_payload())
             self.notify()
         elif op == 6:
             await self._send(session, {"op": 9, "d": False})
@@ -278,8 +292,13 @@ class FakeDiscord(FakeAPI):
 
     @property
     def current_session(self) -> GatewaySession | None:
-        """The newest identified, still-open gateway session."""
-        return next((s for s in reversed(self.sessions) if s.identified and not s.closed), None)
+        """The newest identified, still-open gateway session that receives the world's guild (its shard's)."""
+        return next((s for s in reversed(self.open_sessions) if s.owns(self.world.guild_id)), None)
+
+    @property
+    def open_sessions(self) -> list[GatewaySession]:
+        """Every identified, still-open gateway session, oldest first (one per shard a bot process runs)."""
+        return [s for s in self.sessions if s.identified and not s.closed]
 
     async def wait_until_identified(self, count: int = 1, timeout: float = 5.0) -> GatewaySession:
         """Wait until `count` IDENTIFYs happened in total and a session is open; return that session."""
@@ -311,10 +330,15 @@ class FakeDiscord(FakeAPI):
 
     # ----------------------------------------------------------- interactions
 
-    async def send_interaction(self, payload: dict) -> InteractionRecord:
-        """Dispatch INTERACTION_CREATE to the client; returns the record (its `.id`) without waiting for the bot."""
+    async def send_interaction(self, payload: dict, *,
+                               to: Sequence[GatewaySession] | None = None) -> InteractionRecord:
+        """Dispatch INTERACTION_CREATE to the client (or to each session of `to` at once, as when two processes
+        both hold the guild's shard for a moment); returns the record (its `.id`) without waiting for the bot."""
         record = self.register_interaction(payload)
-        await self.send_dispatch("INTERACTION_CREATE", payload)
+        if to is None:
+            await self.send_dispatch("INTERACTION_CREATE", payload)
+        else:
+            await asyncio.gather(*(self._dispatch(session, "INTERACTION_CREATE", payload) for session in to))
         return record
 
     async def redeliver(self, record: InteractionRecord, times: int = 1) -> None:

@@ -46,6 +46,14 @@ class FakeClock:
         self._sleepers = [(d, f) for d, f in self._sleepers if not f.done()]
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a test's stores live: an SQLite file, or a fresh PostgreSQL database (skipped without a server)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "bot.sqlite3")
+    return str(request.getfixturevalue("postgres_url"))
+
+
 @dataclass
 class Table:
     service: GameService

@@ -5,24 +5,46 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from engine.core.errors import RuleError
 from engine.games.risk import RiskState
 from engine.service import GameService
-from engine.store import SqliteStore, StoreUnavailable
+from engine.store import PostgresStore, SqliteStore, Store, StoreUnavailable, open_store
 from tests.engine.test_service import ALICE, BOB, CHANNEL, OTHER, code_of, seat, three_humans
 
 
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[GameService]:
-    store = await SqliteStore.open(tmp_path / "bot.sqlite3")
+@asynccontextmanager
+async def served(store: Store) -> AsyncIterator[GameService]:
+    """A game service on `store`, settled and closed afterwards."""
     service = GameService(store, seed_source=lambda: 42)
     yield service
     await service.settle()
     await store.close()
+
+
+@pytest.fixture
+async def service(location: str) -> AsyncIterator[GameService]:
+    """The service on either backend."""
+    async with served(await open_store(location)) as service:
+        yield service
+
+
+@pytest.fixture
+async def sqlite_service(tmp_path: Path) -> AsyncIterator[GameService]:
+    async with served(await SqliteStore.open(tmp_path / "bot.sqlite3")) as service:
+        yield service
+
+
+@pytest.fixture
+async def postgres_service(postgres_url: str) -> AsyncIterator[GameService]:
+    """The service on PostgreSQL, where a lock not granted within 0.2 s is a storage error."""
+    async with served(await PostgresStore.open(postgres_url, lock_timeout=0.2)) as service:
+        yield service
 
 
 def deploy_all(state: RiskState) -> dict[str, object]:
@@ -36,8 +58,9 @@ async def snapshot(service: GameService, channel: int = CHANNEL) -> tuple[str | 
     return game.state, game.version, await service.store.count_actions(game.id)
 
 
-async def test_storage_locked_database_refuses_clearly_and_loses_nothing(service: GameService,
+async def test_storage_locked_database_refuses_clearly_and_loses_nothing(sqlite_service: GameService,
                                                                          tmp_path: Path) -> None:
+    service = sqlite_service
     state = await three_humans(service)
     before = await snapshot(service)
     await service.store._db.execute("PRAGMA busy_timeout=50")  # don't wait 5 s for the lock in a test
@@ -53,8 +76,26 @@ async def test_storage_locked_database_refuses_clearly_and_loses_nothing(service
     assert outcome.state is not None and outcome.state.seq == state.seq + 1
 
 
-async def test_storage_disk_full_refuses_clearly_and_loses_nothing(service: GameService,
+async def test_storage_locked_row_on_postgres_refuses_clearly_and_loses_nothing(postgres_service: GameService,
+                                                                                postgres_url: str) -> None:
+    service = postgres_service
+    state = await three_humans(service)
+    before = await snapshot(service)
+    other = await asyncpg.connect(postgres_url)
+    try:
+        async with other.transaction():  # another writer holds the game's row
+            await other.execute("SELECT 1 FROM games WHERE channel_id = $1 FOR UPDATE", CHANNEL)
+            assert await code_of(service.act(CHANNEL, state.current, deploy_all(state))) == "E_STORAGE"
+    finally:
+        await other.close()
+    assert await snapshot(service) == before
+    outcome = await service.act(CHANNEL, state.current, deploy_all(state))
+    assert outcome.state is not None and outcome.state.seq == state.seq + 1
+
+
+async def test_storage_disk_full_refuses_clearly_and_loses_nothing(sqlite_service: GameService,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    service = sqlite_service
     state = await three_humans(service)
     db = service.store._db
     before = await snapshot(service)

@@ -8,11 +8,13 @@ from pathlib import Path
 import pytest
 
 from engine import timekeeper
+from engine.core.models import Seat
+from engine.games import get
 from engine.service import Alarm, GameService
 from engine.store import SqliteStore, StoreUnavailable
 from engine.timekeeper import Timekeeper
 from tests.engine.conftest import DAY, HOUR, FakeClock, Table, pending_player
-from tests.engine.test_service import three_humans
+from tests.engine.test_service import CHANNEL, three_humans
 
 
 async def test_a_storage_error_does_not_stop_the_clocks(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -96,3 +98,33 @@ async def test_after_downtime_only_the_timeout_is_told(table: Table) -> None:
 async def test_after_a_shorter_downtime_one_reminder_is_told(table: Table) -> None:
     await three_humans(table.service)
     assert [a.kind for a in await table.tick(0.95 * DAY)] == ["reminder"]
+
+
+async def test_ai_seats_cut_off_mid_game_play_on_when_their_resume_timer_falls_due(table: Table) -> None:
+    """A process that dies while its AI seats play leaves their resume timer behind: whichever process fires it
+    (here the same one, after a restart of its runners) plays the game on to its end."""
+    service = table.service
+    seats = [Seat(id=k, name=f"AI {k}", ai=True) for k in (1, 2, 3)]
+    await service.new_game(CHANNEL, None, seats[0], "risk", {"setup": "random_deal"})
+    for seat in seats[1:]:
+        await service.join(CHANNEL, seat)
+    await service.start(CHANNEL, seats[0].id)
+    game, _ = await service.current(CHANNEL)
+    armed = [t for t in await service.store.timers(game.id) if t.kind == "resume"]
+    assert len(armed) == 1 and armed[0].due_at == table.clock() + service.takeover_after
+    await service.stop()  # the runner dies between two actions, as with its process
+    _, cut = await service.current(CHANNEL)
+    assert cut is not None and get("risk").winners(cut) is None
+    await table.tick(service.takeover_after / 2)
+    _, still = await service.current(CHANNEL)
+    assert still is not None and still.seq == cut.seq, "nobody plays on before the takeover time"
+    await table.tick(service.takeover_after)
+    _, done = await service.current(CHANNEL)
+    assert done is not None and get("risk").winners(done) is not None
+    assert [t for t in await service.store.timers(game.id) if t.kind == "resume"] == []
+
+
+async def test_a_game_whose_ai_seats_are_done_keeps_no_resume_timer(table: Table) -> None:
+    state = await three_humans(table.service)
+    game, _ = await table.service.current(CHANNEL)
+    assert state is not None and not [t for t in await table.service.store.timers(game.id) if t.kind == "resume"]
