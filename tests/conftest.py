@@ -27,3 +27,11 @@ async def postgres_url(postgres_server: Server | None) -> AsyncIterator[str]:
         pytest.skip("no PostgreSQL server on this machine")
     async with fresh_database(postgres_server) as url:
         yield url
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a test's stores live: an SQLite file, or a fresh PostgreSQL database (skipped without a server)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "bot.sqlite3")
+    return str(request.getfixturevalue("postgres_url"))

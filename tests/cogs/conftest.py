@@ -17,13 +17,16 @@ from engine.core.models import GameState, json_text
 from engine.core.rng import RngState
 from engine.games.risk import RiskState
 from tests.discord.harness import DispatchHarness, InteractionResult
+from tests.sql import execute, rows
 
 S = TypeVar("S", bound=GameState)
 
 
 @pytest.fixture
-async def h(tmp_path: Path) -> AsyncIterator[DispatchHarness]:
-    bot = GameMasterBot(Settings(database_path=tmp_path / "bot.sqlite3", discord_token=None,
+async def h(tmp_path: Path, location: str) -> AsyncIterator[DispatchHarness]:
+    """The bot on either store, its HTTP answered in memory."""
+    url = location if location.startswith("postgresql:") else None
+    bot = GameMasterBot(Settings(database_path=tmp_path / "bot.sqlite3", database_url=url, discord_token=None,
                                  rate_limit_per_minute=100_000, rate_limit_burst=1000))  # tests click fast
     async with DispatchHarness(bot, setup_hook=True) as harness:
         yield harness
@@ -95,8 +98,7 @@ async def put_state(h: DispatchHarness, state: S, dice: list[int] | None = None,
     service = h.bot.service  # type: ignore[attr-defined]
     game = await service.store.live_game(channel_id(h, channel))
     await service.store.update_game(game, state=json_text(state))
-    async with service.store.transaction() as db:
-        await db.execute("UPDATE games SET waiting = '[]' WHERE id = ?", (game.id,))
+    await execute(service.store, "UPDATE games SET waiting = '[]' WHERE id = ?", game.id)
     return state
 
 
@@ -121,37 +123,35 @@ async def stored(h: DispatchHarness) -> Stored:
     """A byte-for-byte copy of the database's games, actions, timers and queued posts (timestamps and delivery
     progress aside)."""
     store = h.bot.service.store  # type: ignore[attr-defined]
-    async with store.transaction() as db:
-        found = []
-        for sql in ("SELECT id, channel_id, guild_id, ruleset, status, host_id, seed, lobby, state, version, "
-                    "announced, waiting FROM games ORDER BY id",
-                    "SELECT game_id, seq, actor, action, events, interaction_id FROM actions ORDER BY game_id, seq",
-                    "SELECT id, game_id, kind, due_at, payload, player FROM timers ORDER BY id",
-                    "SELECT id, game_id, channel_id, payload FROM outbox ORDER BY id"):
-            cursor = await db.execute(sql)
-            found.append(tuple(tuple(row) for row in await cursor.fetchall()))
+    found = []
+    for sql in ("SELECT id, channel_id, guild_id, ruleset, status, host_id, seed, lobby, state, version, "
+                "announced, waiting FROM games ORDER BY id",
+                "SELECT game_id, seq, actor, action, events, interaction_id FROM actions ORDER BY game_id, seq",
+                "SELECT id, game_id, kind, due_at, payload, player FROM timers ORDER BY id",
+                "SELECT id, game_id, channel_id, payload FROM outbox ORDER BY id"):
+        found.append(tuple(await rows(store, sql)))
     return Stored(*found)
 
 
 async def restore(h: DispatchHarness, saved: Stored) -> None:
     """Put the database back as `saved` found it; versions only grow, so no cached state is reused."""
     store = h.bot.service.store  # type: ignore[attr-defined]
-    ids = [row[0] for row in saved.games]
-    marks = ", ".join("?" * len(ids))
-    async with store.transaction() as db:
-        await db.execute(f"DELETE FROM games WHERE id NOT IN ({marks})", ids)
-        for game_id, last in saved.moves().items():
-            await db.execute("DELETE FROM actions WHERE game_id = ? AND seq > ?", (game_id, last))
-        await db.execute(f"DELETE FROM actions WHERE game_id NOT IN ({', '.join('?' * len(saved.moves()))})",
-                         list(saved.moves()))
-        for game_id, _, _, _, status, host_id, _, lobby, state, _, announced, waiting in saved.games:
-            await db.execute("UPDATE games SET status = ?, host_id = ?, lobby = ?, state = ?, version = version + 1, "
-                             "announced = ?, waiting = ? WHERE id = ?",
-                             (status, host_id, lobby, state, announced, waiting, game_id))
-        await db.execute("DELETE FROM outbox WHERE id > ?", (max((row[0] for row in saved.posts), default=0),))
-        await db.execute("DELETE FROM timers")
-        await db.executemany("INSERT INTO timers (id, game_id, kind, due_at, payload, player) "
-                             "VALUES (?, ?, ?, ?, ?, ?)", saved.timers)
+    ids = [row[0] for row in saved.games] or [-1]  # -1: no game; PostgreSQL takes no empty list
+    await execute(store, f"DELETE FROM games WHERE id NOT IN ({', '.join('?' * len(ids))})", *ids)
+    for game_id, last in saved.moves().items():
+        await execute(store, "DELETE FROM actions WHERE game_id = ? AND seq > ?", game_id, last)
+    logged = list(saved.moves()) or [-1]
+    await execute(store, f"DELETE FROM actions WHERE game_id NOT IN ({', '.join('?' * len(logged))})", *logged)
+    for game_id, _, _, _, status, host_id, _, lobby, state, _, announced, waiting in saved.games:
+        await execute(store, "UPDATE games SET status = ?, host_id = ?, lobby = ?, state = ?, version = version + 1, "
+                      "announced = ?, waiting = ? WHERE id = ?", status, host_id, lobby, state, announced, waiting,
+                      game_id)
+    await execute(store, "DELETE FROM outbox WHERE id > ?", max((row[0] for row in saved.posts), default=0))
+    await execute(store, "DELETE FROM timers")
+    keep_ids = "OVERRIDING SYSTEM VALUE " if store.shared else ""  # PostgreSQL numbers its rows itself otherwise
+    for timer in saved.timers:
+        await execute(store, f"INSERT INTO timers (id, game_id, kind, due_at, payload, player) {keep_ids}"
+                      "VALUES (?, ?, ?, ?, ?, ?)", *timer)
 
 
 MENTION = re.compile(r"<@!?(\d+)>")

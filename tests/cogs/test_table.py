@@ -23,6 +23,7 @@ from engine.games import get
 from engine.table import Lobby
 from tests.cogs.conftest import channel_id, delivered, refused, start_game, state_of, uid
 from tests.discord.harness import DispatchHarness
+from tests.sql import execute
 
 TIMESTAMP = re.compile(r"<t:(\d+):R>")
 
@@ -192,8 +193,7 @@ async def due_now(h: DispatchHarness, kind: str) -> int:
     service = h.bot.service  # type: ignore[attr-defined]
     game, _ = await service.current(channel_id(h))
     timer = next(t for t in await service.store.timers(game.id) if t.kind == kind)
-    async with service.store.transaction() as db:
-        await db.execute("UPDATE timers SET due_at = ? WHERE id = ?", (time.time() - 1, timer.id))
+    await execute(service.store, "UPDATE timers SET due_at = ? WHERE id = ?", time.time() - 1, timer.id)
     h.bot.get_cog("Timers").keeper.poke()  # type: ignore[union-attr]
     return timer.player
 
@@ -359,9 +359,8 @@ async def test_a_live_export_can_not_foresee_a_die_or_learn_a_secret(h: Dispatch
                       hands={p: list(reversed(h_)) for p, h_ in state.hands.items()})
     service = h.bot.service  # type: ignore[attr-defined]
     game = await service.live(channel_id(h))
-    async with service.store.transaction() as db:
-        await db.execute("UPDATE games SET state = ?, seed = seed + 1, version = version + 1 WHERE id = ?",
-                         (json_text(secrets), game.id))
+    await execute(service.store, "UPDATE games SET state = ?, seed = seed + 1, version = version + 1 WHERE id = ?",
+                  json_text(secrets), game.id)
     assert await exported(h) == public, "the export depends on something secret"
 
 

@@ -12,7 +12,7 @@ import pytest
 from engine.games import get
 from engine.games.risk import RiskState
 from engine.service import Alarm, GameService
-from engine.store import SqliteStore, Store
+from engine.store import Store, open_store
 from engine.table import Lobby
 from engine.timekeeper import Timekeeper
 from renderer.animate import replay_gif
@@ -44,14 +44,6 @@ class FakeClock:
             if due <= self.now and not future.done():
                 future.set_result(None)
         self._sleepers = [(d, f) for d, f in self._sleepers if not f.done()]
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """Where a test's stores live: an SQLite file, or a fresh PostgreSQL database (skipped without a server)."""
-    if request.param == "sqlite":
-        return str(tmp_path / "bot.sqlite3")
-    return str(request.getfixturevalue("postgres_url"))
 
 
 @dataclass
@@ -88,8 +80,8 @@ class Table:
         return await self.service.deadlines(game.id)
 
 
-async def open_table(path: Path, clock: FakeClock) -> tuple[Table, Store, asyncio.Task[None]]:
-    store = await SqliteStore.open(path)
+async def open_table(location: str | Path, clock: FakeClock) -> tuple[Table, Store, asyncio.Task[None]]:
+    store = await open_store(location)
     service = GameService(store, clock=clock, seed_source=lambda: 42, animator=replay_gif)
     table = Table(service, clock, None)  # type: ignore[arg-type]
 
@@ -101,8 +93,9 @@ async def open_table(path: Path, clock: FakeClock) -> tuple[Table, Store, asynci
 
 
 @pytest.fixture
-async def table(tmp_path: Path) -> AsyncIterator[Table]:
-    t, store, task = await open_table(tmp_path / "bot.sqlite3", FakeClock())
+async def table(location: str) -> AsyncIterator[Table]:
+    """A game service on either store, with its timekeeper running on a fake clock."""
+    t, store, task = await open_table(location, FakeClock())
     await asyncio.wait_for(t.keeper.idle.wait(), 10)
     yield t
     task.cancel()

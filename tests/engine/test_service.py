@@ -18,7 +18,7 @@ from engine.core.record import replay
 from engine.games import get
 from engine.games.risk import RiskState
 from engine.service import GameService, Outcome
-from engine.store import SqliteStore
+from engine.store import SqliteStore, open_store
 from engine.table import Lobby
 
 ALICE, BOB, CAROL, DAVE = (111111111111111111 + i for i in range(4))
@@ -30,7 +30,18 @@ def seat(uid: int, name: str | None = None) -> Seat:
 
 
 @pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[GameService]:
+async def service(location: str) -> AsyncIterator[GameService]:
+    """A game service on either store."""
+    store = await open_store(location)
+    service = GameService(store, seed_source=lambda: 42)
+    yield service
+    await service.settle()
+    await store.close()
+
+
+@pytest.fixture
+async def sqlite_service(tmp_path: Path) -> AsyncIterator[GameService]:
+    """A game service on SQLite, for the tests that damage its rows by hand."""
     store = await SqliteStore.open(tmp_path / "bot.sqlite3")
     service = GameService(store, seed_source=lambda: 42)
     yield service
@@ -113,16 +124,15 @@ async def test_start_seats_players_and_ai_seats_answer_their_decisions(service: 
 
 
 @pytest.mark.rule("RISK-DIG-53")
-async def test_every_action_is_saved_and_survives_a_restart(tmp_path: Path) -> None:
-    path = tmp_path / "bot.sqlite3"
-    store = await SqliteStore.open(path)
+async def test_every_action_is_saved_and_survives_a_restart(location: str) -> None:
+    store = await open_store(location)
     service = GameService(store, seed_source=lambda: 42)
     await three_humans(service)
     state = await play_setup(service)
     game, _ = await service.current(CHANNEL)
     assert await store.count_actions(game.id) == state.seq
     await store.close()
-    reopened = GameService(await SqliteStore.open(path), seed_source=lambda: 1)
+    reopened = GameService(await open_store(location), seed_source=lambda: 1)
     game2, again = await reopened.current(CHANNEL)
     assert again == state and game2.version == game.version
     outcome = await reopened.act(CHANNEL, state.current, {"type": "place", "territory": state.territories_of(
@@ -181,34 +191,34 @@ async def test_concurrent_channels_do_not_block_each_other(service: GameService)
     assert outcome.state.seq == other_state.seq + 1
 
 
-async def test_a_corrupt_game_affects_only_its_channel(service: GameService) -> None:
-    await three_humans(service, CHANNEL)
-    await three_humans(service, OTHER)
-    game = await service.store.live_game(CHANNEL)
-    async with service.store.transaction() as db:
+async def test_a_corrupt_game_affects_only_its_channel(sqlite_service: GameService) -> None:
+    await three_humans(sqlite_service, CHANNEL)
+    await three_humans(sqlite_service, OTHER)
+    game = await sqlite_service.store.live_game(CHANNEL)
+    async with sqlite_service.store.transaction() as db:
         await db.execute("UPDATE games SET state = '{\"game\": \"risk\", \"oops\": 1}', version = version + 1 "
                          "WHERE id = ?", (game.id,))
-    assert await code_of(service.act(CHANNEL, ALICE, {"type": "end_turn"})) == "E_GAME_CORRUPT"
-    _, state = await service.current(OTHER)
+    assert await code_of(sqlite_service.act(CHANNEL, ALICE, {"type": "end_turn"})) == "E_GAME_CORRUPT"
+    _, state = await sqlite_service.current(OTHER)
     assert state is not None and state.seq == 0
 
 
-async def test_an_unreadable_lobby_row_stops_only_its_own_game(service: GameService) -> None:
+async def test_an_unreadable_lobby_row_stops_only_its_own_game(sqlite_service: GameService) -> None:
     """Invalid JSON in one game's lobby column: the bot still resumes, /stats still counts, that channel is told."""
-    await three_humans(service, CHANNEL)
-    await three_humans(service, OTHER)
+    await three_humans(sqlite_service, CHANNEL)
+    await three_humans(sqlite_service, OTHER)
     for user in (BOB, CAROL):
-        await service.act(OTHER, user, {"type": "resign"})  # a finished game, for /stats
-    game = await service.store.live_game(CHANNEL)
-    async with service.store.transaction() as db:
+        await sqlite_service.act(OTHER, user, {"type": "resign"})  # a finished game, for /stats
+    game = await sqlite_service.store.live_game(CHANNEL)
+    async with sqlite_service.store.transaction() as db:
         await db.execute("UPDATE games SET lobby = '{not json', version = version + 1 WHERE id = ?", (game.id,))
-    service._cache.clear()
-    assert await service.resume_all() == []
-    stats = await service.stats(1)
+    sqlite_service._cache.clear()
+    assert await sqlite_service.resume_all() == []
+    stats = await sqlite_service.stats(1)
     assert [place for place, _ in stats["risk"][ALICE]] == [1]
-    assert await code_of(service.act(CHANNEL, ALICE, {"type": "end_turn"})) == "E_GAME_CORRUPT"
-    assert await code_of(service.vote(CHANNEL, ALICE, "draw")) == "E_GAME_CORRUPT"
-    await service.new_game(THIRD, 1, seat(DAVE), "risk", {})  # the rest of the server plays on
+    assert await code_of(sqlite_service.act(CHANNEL, ALICE, {"type": "end_turn"})) == "E_GAME_CORRUPT"
+    assert await code_of(sqlite_service.vote(CHANNEL, ALICE, "draw")) == "E_GAME_CORRUPT"
+    await sqlite_service.new_game(THIRD, 1, seat(DAVE), "risk", {})  # the rest of the server plays on
 
 
 async def test_a_finished_game_says_so(service: GameService) -> None:
@@ -241,9 +251,8 @@ async def test_abandon_needs_the_host_or_a_moderator(service: GameService) -> No
     assert await service.store.live_game(CHANNEL) is None
 
 
-async def test_ai_seats_cut_off_by_a_crash_move_after_a_restart(tmp_path: Path) -> None:
-    path = tmp_path / "bot.sqlite3"
-    store = await SqliteStore.open(path)
+async def test_ai_seats_cut_off_by_a_crash_move_after_a_restart(location: str) -> None:
+    store = await open_store(location)
     service = GameService(store, seed_source=lambda: 42)
     await service.new_game(CHANNEL, 1, seat(ALICE), "risk", {"setup": "random_deal"})
     await service.add_ai(CHANNEL, ALICE)
@@ -257,7 +266,7 @@ async def test_ai_seats_cut_off_by_a_crash_move_after_a_restart(tmp_path: Path) 
     assert {d.player for d in cut.pending} <= {1, 2}, "an AI seat is due after Alice's setup placement"
     await store.close()
 
-    restarted = GameService(await SqliteStore.open(path))
+    restarted = GameService(await open_store(location))
     await restarted.resume_all()
     await restarted.settle()
     _, after = await restarted.current(CHANNEL)
@@ -283,10 +292,9 @@ async def test_a_game_the_last_action_of_an_ai_batch_ends_is_told(service: GameS
     assert game.announced == len(await service.store.actions(game.id)) > 1
 
 
-async def test_the_end_of_a_game_a_crash_left_untold_is_told_after_a_restart(tmp_path: Path) -> None:
+async def test_the_end_of_a_game_a_crash_left_untold_is_told_after_a_restart(location: str) -> None:
     """The winning move is saved, and the game with it finished; a crash before its post must not hide the end."""
-    path = tmp_path / "bot.sqlite3"
-    store = await SqliteStore.open(path)
+    store = await open_store(location)
     service = GameService(store, seed_source=lambda: 42)
     tell = service._announce
 
@@ -306,7 +314,7 @@ async def test_the_end_of_a_game_a_crash_left_untold_is_told_after_a_restart(tmp
     assert game.announced < last
     await store.close()
 
-    restarted = GameService(await SqliteStore.open(path))
+    restarted = GameService(await open_store(location))
     told = await restarted.resume_all()
     game = await restarted.store.latest_game(CHANNEL)
     assert game is not None and game.announced == last

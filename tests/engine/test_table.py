@@ -262,9 +262,9 @@ async def test_players_may_play_on_during_a_pause_without_deadlines(table: Table
     assert await table.deadlines() == {nxt: table.clock.now + DAY}  # a fresh clock for the new decision
 
 
-async def test_timers_are_rearmed_after_a_restart(tmp_path: Path) -> None:
+async def test_timers_are_rearmed_after_a_restart(location: str) -> None:
     clock = FakeClock()
-    path = tmp_path / "bot.sqlite3"
+    path = location
     t, store, task = await open_table(path, clock)
     state = await three_humans(t.service)
     first = pending_player(state)
