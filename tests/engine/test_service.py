@@ -404,3 +404,35 @@ async def test_every_table_command_is_applied_once_per_interaction(service: Game
         game = await service.store.latest_game(CHANNEL)
         assert await code_of(call(f"interaction-{name}")) == "E_DUPLICATE", name
         assert await service.store.latest_game(CHANNEL) == game, f"{name} changed the game twice"
+
+
+async def test_two_processes_on_one_database_never_act_on_a_stale_state(postgres_url: str) -> None:
+    """Each process keeps parsed states, but uses one only while its version is the row's: after the other process
+    moved the game on, the next command reads the new position, and commands raced from both apply one by one."""
+    first, second = await open_store(postgres_url), await open_store(postgres_url)
+    a, b = GameService(first, seed_source=lambda: 42), GameService(second, seed_source=lambda: 42)
+    try:
+        state = await three_humans(a)
+        _, seen = await b.current(CHANNEL)  # b parses and keeps the position
+        assert seen == state
+        placed = await a.act(CHANNEL, state.current, {"type": "place", "territory": state.territories_of(
+            state.current)[0], "count": 1})
+        _, now = await b.current(CHANNEL)
+        assert now == placed.state, "b read the row's new version, not its own copy"
+        player = now.current
+        land = now.territories_of(player)[0]
+        moves = [(a if k % 2 else b).act(CHANNEL, player, {"type": "place", "territory": land, "count": 1},
+                                         f"race-{k}") for k in range(4)]
+        results = await asyncio.gather(*moves, return_exceptions=True)
+        applied = [r for r in results if not isinstance(r, BaseException)]
+        game = await first.live_game(CHANNEL)
+        assert game is not None and len(applied) >= 1
+        assert sorted(r.state.seq for r in applied) == list(range(now.seq + 1, now.seq + 1 + len(applied))), \
+            "one after the other: no seq twice, none skipped"
+        assert await first.count_actions(game.id) == now.seq + len(applied), "every applied command is logged"
+        assert all(isinstance(r, RuleError) for r in results if isinstance(r, BaseException)), results
+    finally:
+        await a.settle()
+        await b.settle()
+        await first.close()
+        await second.close()
