@@ -114,19 +114,34 @@ def locale_of(interaction: discord.Interaction) -> str:
     return str(interaction.locale.value).split("-")[0] if interaction.locale else "en"
 
 
+ALREADY_ANSWERED = 40060
+"""Discord's error code for a second answer to one interaction."""
+
+
+def answered_elsewhere(err: BaseException) -> bool:
+    """Whether Discord refused an answer because the interaction has one already: another process sharing the
+    store (or an earlier run) received the same delivery and answered it, so this one says nothing."""
+    return isinstance(err, discord.HTTPException) and err.code == ALREADY_ANSWERED
+
+
 async def reply(interaction: discord.Interaction, content: str, *, ephemeral: bool = False,
                 view: discord.ui.View | None = None, files: Sequence[discord.File] = (),
                 allowed_mentions: discord.AllowedMentions | None = None) -> None:
     """Answer an interaction whether or not it was deferred or answered already; it pings nobody unless
-    `allowed_mentions` says whom."""
+    `allowed_mentions` says whom. An interaction another process answered first is left to that answer."""
     kwargs: dict[str, object] = {"ephemeral": ephemeral, "files": list(files),
                                  "allowed_mentions": allowed_mentions or discord.AllowedMentions.none()}
     if view is not None:
         kwargs["view"] = view
-    if interaction.response.is_done():
-        await interaction.followup.send(content, **kwargs)  # type: ignore[arg-type]
-    else:
-        await interaction.response.send_message(content, **kwargs)  # type: ignore[arg-type]
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(content, **kwargs)  # type: ignore[arg-type]
+        else:
+            await interaction.response.send_message(content, **kwargs)  # type: ignore[arg-type]
+    except discord.HTTPException as err:
+        if not answered_elsewhere(err):
+            raise
+        log.info("interaction %s was answered by another delivery of it", interaction.id)
 
 
 async def refuse(interaction: discord.Interaction, err: RuleError) -> None:
@@ -134,8 +149,18 @@ async def refuse(interaction: discord.Interaction, err: RuleError) -> None:
 
     The message may quote an option, which Discord lets run to 6000 characters: it is cut to fit one message.
     """
+    if err.code == "E_DUPLICATE":  # another delivery of this interaction was applied, and answers it
+        await withdraw(interaction)
+        return
     text = "⚠️ " + err.localized(locale_of(interaction))
     await private(interaction, text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…")
+
+
+async def withdraw(interaction: discord.Interaction) -> None:
+    """Say nothing after all: take away the "thinking…" this process showed, if it did."""
+    if interaction.response.type == discord.InteractionResponseType.deferred_channel_message:
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.delete_original_response()
 
 
 async def private(interaction: discord.Interaction, content: str) -> None:
@@ -374,7 +399,10 @@ async def acknowledge(interaction: discord.Interaction) -> None:
             await interaction.response.defer(ephemeral=True, thinking=True)
             interaction.extras[PRIVATE_DEFER] = True
     except discord.HTTPException as err:
-        log.warning("could not acknowledge interaction %s: %s", interaction.id, err)
+        if answered_elsewhere(err):  # the other delivery's command runs (or ran) it: this one finds it applied
+            log.info("interaction %s was acknowledged by another delivery of it", interaction.id)
+        else:
+            log.warning("could not acknowledge interaction %s: %s", interaction.id, err)
 
 
 async def done(interaction: discord.Interaction) -> None:
@@ -433,6 +461,9 @@ async def on_app_command_error(interaction: discord.Interaction, error: app_comm
     original = getattr(error, "original", error)
     if isinstance(original, RuleError):
         await refuse(interaction, original)
+        return
+    if answered_elsewhere(original):
+        log.info("interaction %s was answered by another delivery of it", interaction.id)
         return
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
         log.info("a stale command list sent %s", getattr(error, "name", error))  # the client's list is old
