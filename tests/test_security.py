@@ -13,9 +13,12 @@ from tests.discord.fakediscord import FakeDiscord
 from tests.test_bot import clean_env
 
 ROOT = Path(__file__).resolve().parents[1]
-SQL_CALLS = {"execute", "executemany", "execute_fetchall", "_one", "_all"}
-SAFE_NAMES = {"_GAME_COLUMNS", "_TIMER_COLUMNS", "_ACTION_COLUMNS", "_POST_COLUMNS", "number"}
-"""Values an f-string of SQL may interpolate: fixed column lists, and a migration number (an int we count)."""
+SQL_CALLS = {"execute", "executemany", "execute_fetchall", "_one", "_all", "fetch", "fetchrow", "fetchval"}
+"""The calls that run SQL: aiosqlite's and asyncpg's, and the stores' own helpers."""
+SAFE_NAMES = {"GAME_COLUMNS", "TIMER_COLUMNS", "ACTION_COLUMNS", "POST_COLUMNS", "number", "len(params)",
+              "len(params) - 1"}
+"""Values an f-string of SQL may interpolate: fixed column lists, a migration number (an int we count), and the
+number of a PostgreSQL placeholder ($n, counted from the parameters we pass)."""
 
 
 def test_security_dotenv_is_ignored_by_git() -> None:
@@ -61,9 +64,10 @@ def test_security_all_sql_is_parameterized() -> None:
 
 def test_security_set_clauses_name_only_fixed_columns() -> None:
     """`update_game` splices column names into SET; they come from a literal tuple, never from a caller."""
-    source = (ROOT / "engine" / "store" / "sqlite.py").read_text(encoding="utf-8")
-    assert 'for column, value in (("lobby", ' in source
-    assert '("status", status), ("host_id", host_id)):' in source
+    for store in ("sqlite.py", "postgres.py"):
+        source = (ROOT / "engine" / "store" / store).read_text(encoding="utf-8")
+        assert 'for column, value in (("lobby", ' in source, store
+        assert '("status", status), ("host_id", host_id)):' in source, store
 
 
 async def test_security_token_never_in_logs_even_at_debug(tmp_path: Path) -> None:
