@@ -181,9 +181,10 @@ class GameMasterBot(commands.Bot):
         log.info("ready: %d slash command groups synced", len(self.tree.get_commands()))
 
     async def close(self) -> None:
+        if self.store is not None:
+            await self.service.stop()  # first the AI seats, whose actions would queue posts for no one to deliver
         await super().close()  # the cogs unload: the deliveries and the timekeeper stop
         if self.store is not None:
-            await self.service.stop()
             await self.store.close()
             self.store = None
 

@@ -74,6 +74,7 @@ class Delivery(commands.Cog):
         self._channels: dict[int, asyncio.Task[None]] = {}
         self._sending: dict[int, asyncio.Future[Any]] = {}
         """Each channel's last message sent (one at a time per channel), which may outlive the post that gave up."""
+        self._stopped = False
         self._again: set[int] = set()
         """Channels whose posts were queued while their task was running."""
         self._unpinnable: set[int] = set()
@@ -87,13 +88,17 @@ class Delivery(commands.Cog):
 
     async def cog_unload(self) -> None:
         """Stop posting (a post cut off mid-way is tried again, and looked for first, after a restart)."""
+        self._stopped = True
         tasks = [task for task in [self._sweeper, *self._channels.values()] if task is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
     def deliver(self, channel_id: int) -> None:
-        """Post what waits for `channel_id`, now (a task of its own; it returns at once)."""
+        """Post what waits for `channel_id`, now (a task of its own; it returns at once); nothing once stopped, as
+        the next start delivers it."""
+        if self._stopped:
+            return
         task = self._channels.get(channel_id)
         if task is None or task.done():
             self._channels[channel_id] = asyncio.create_task(self._drain(channel_id), name=f"posts-{channel_id}")

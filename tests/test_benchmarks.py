@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.postgres import Server
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -45,3 +47,15 @@ def test_the_load_benchmark_drives_the_bot_without_a_failed_command() -> None:
     assert int(sent[1]) > 0 and sent[1] == sent[2] and sent[3] == "0", sent[0]
     assert "exceptions logged by the bot: 0" in out
     assert re.search(r"actions \(human \+ AI rows\) committed in the window: [1-9]", out)
+
+
+def test_the_load_benchmark_runs_postgresql_processes_beside_sqlite(postgres_server: Server | None) -> None:
+    if postgres_server is None:
+        pytest.skip("no PostgreSQL server on this machine")
+    out = run("load.py", "--store", "postgres", "--processes", "2", "--games", "4", "--seconds", "2", "--rate", "4",
+              "--warmup", "1", "--store-seconds", "1", "--database-url", postgres_server.url)
+    sent = re.findall(r"commands sent: (\d+) \(ok (\d+), refused \d+, errors (\d+)\)", out)
+    assert len(sent) == 2 and all(int(n) > 0 and n == ok and errors == "0" for n, ok, errors in sent), sent
+    assert out.count("exceptions logged by the bot: 0") == 2
+    for row in ("SQLite ×1", "PostgreSQL ×2"):  # the table: callback, whole, errors 0, exceptions 0, commands/s, …
+        assert re.search(rf"^{row} +\S+ +\S+ +0 +0 +[\d.]+ +[1-9]\d* ", out, re.MULTILINE), out[-1500:]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot import GameMasterBot, Settings
 from engine.games.risk import RiskState
 from tests.cogs.conftest import put_state, start_game, state_of, uid
@@ -64,3 +66,30 @@ async def test_a_trade_menu_opened_before_a_restart_still_trades(tmp_path: Path)
         stale = await h2.select(select["custom_id"], cards, user=player, message=menu.response.payload)
         assert stale.ephemeral and "earlier moment" in stale.content
     await second_bot.close()
+
+
+async def test_closing_stops_the_ai_seats_before_the_delivery_and_a_stopped_delivery_starts_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """AI seats still playing while the cogs unload would queue posts that a closing store can't deliver: they stop
+    first (between two actions; the next start plays on), and a post queued after all is left to the next start."""
+    bot = GameMasterBot(Settings(database_path=tmp_path / "bot.sqlite3"))
+    order: list[str] = []
+    async with DispatchHarness(bot, World(), setup_hook=True):
+        delivery = bot.get_cog("Delivery")
+        assert delivery is not None
+        stop, unload = bot.service.stop, delivery.cog_unload
+
+        async def stopping() -> None:
+            order.append("AI seats")
+            await stop()
+
+        async def unloading() -> None:
+            order.append("delivery")
+            await unload()
+
+        monkeypatch.setattr(bot.service, "stop", stopping)
+        monkeypatch.setattr(delivery, "cog_unload", unloading)
+        await bot.close()
+        delivery.deliver(12345)  # an AI seat's post, queued as the bot closes
+        assert 12345 not in delivery._channels
+    assert order == ["AI seats", "delivery"]

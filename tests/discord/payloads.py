@@ -34,6 +34,13 @@ USER_SELECT, ROLE_SELECT, MENTIONABLE_SELECT, CHANNEL_SELECT = 5, 6, 7, 8
 FLAG_EPHEMERAL, FLAG_LOADING = 64, 128
 
 
+def number_ids_from(first: int) -> None:
+    """Let the next snowflakes count on from `first`: several processes, each with a range of its own, make ids no
+    other one makes (as Discord's workers do)."""
+    global _counter
+    _counter = itertools.count(first)
+
+
 def snowflake() -> str:
     """Return a new unique snowflake id (string), increasing with every call."""
     n = next(_counter)
