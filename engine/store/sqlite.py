@@ -53,6 +53,22 @@ _COMMAND: ContextVar[Command | None] = ContextVar("command", default=None)
 
 
 
+WAL_TRIES = 20
+"""Switching a file to write-ahead logging needs it alone for a moment, and SQLite's busy wait does not apply."""
+
+
+async def _write_ahead(db: aiosqlite.Connection) -> None:
+    """Switch the file to write-ahead logging, waiting a little while another connection opening it holds it."""
+    for attempt in range(WAL_TRIES):
+        try:
+            await db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError:
+            if attempt == WAL_TRIES - 1:
+                raise
+            await asyncio.sleep(0.01 * (attempt + 1))
+
+
 class SqliteStore:
     """One SQLite database; writes are serialised, each in its own transaction."""
 
@@ -71,12 +87,12 @@ class SqliteStore:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         # sqlite3 opens BEGIN IMMEDIATE itself before the first write of a transaction: one round trip fewer
         db = await aiosqlite.connect(str(path), isolation_level="IMMEDIATE")
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute("PRAGMA synchronous=NORMAL")
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
         store = cls(db, clock)
         try:
+            await db.execute("PRAGMA busy_timeout=5000")  # first: another process opening the file may hold it
+            await _write_ahead(db)
+            await db.execute("PRAGMA synchronous=NORMAL")
+            await db.execute("PRAGMA foreign_keys=ON")
             await store.migrate()
             await store.forget_interactions()
             await store.forget_claims()

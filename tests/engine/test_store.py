@@ -4,6 +4,7 @@ and locks that keep several processes apart. What is not about SQLite's file run
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sqlite3
 from collections.abc import AsyncIterator
@@ -613,21 +614,22 @@ async def play_an_ai_game(store: Store) -> tuple[GameRow, list[object]]:
 
 
 async def test_the_service_plays_a_game_on_each_backend_as_on_sqlite(location: str, tmp_path: Path) -> None:
-    reference = await SqliteStore.open(tmp_path / "reference.sqlite3", clock=lambda: 1_800_000_000.0)
-    store = await open_store(location, clock=lambda: 1_800_000_000.0)
-    try:
+    async with contextlib.AsyncExitStack() as stores:  # each closed, whatever fails: an open one outlives the test
+        reference = await SqliteStore.open(tmp_path / "reference.sqlite3", clock=lambda: 1_800_000_000.0)
+        stores.push_async_callback(reference.close)
+        store = await open_store(location, clock=lambda: 1_800_000_000.0)
+        stores.push_async_callback(store.close)
         expected, played = await play_an_ai_game(reference), await play_an_ai_game(store)
-    finally:
-        await reference.close()
-        await store.close()
     assert expected[0].status == "finished" and len(expected[1]) > 100
     assert played == expected
 
 
 async def test_three_processes_opening_a_new_sqlite_file_at_once_migrate_it_once(tmp_path: Path) -> None:
     path = tmp_path / "new.sqlite3"
-    opened = await asyncio.gather(*(SqliteStore.open(path) for _ in range(3)))
+    results = await asyncio.gather(*(SqliteStore.open(path) for _ in range(3)), return_exceptions=True)
+    opened = [r for r in results if isinstance(r, SqliteStore)]
     try:
+        assert len(opened) == 3, results
         assert [await s.schema_version() for s in opened] == [len(MIGRATIONS)] * 3
     finally:
         for s in opened:
