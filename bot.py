@@ -28,6 +28,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from cogs.common import on_app_command_error
 from cogs.delivery import Controls
 from cogs.guard import Deliveries, GuardedTree, RateLimiter
+from cogs.translator import CatalogueTranslator
 from engine.cliargs import GAMES, Refused, check_players, game_name, game_options, option_pair, positive_int
 from engine.core.events import TURN_STARTED
 from engine.core.models import Event, GameState, Seat
@@ -124,8 +125,8 @@ class Settings(BaseSettings):
         return self.database_url.get_secret_value() if self.database_url else self.database_path
 
 
-EXTENSIONS = ("cogs.lobby", "cogs.views", *(s.cog for s in specs() if s.cog), "cogs.timers", "cogs.stats",
-              "cogs.fallback", "cogs.delivery")
+EXTENSIONS = ("cogs.new_game", "cogs.lobby", "cogs.views", *(s.cog for s in specs() if s.cog), "cogs.timers",
+              "cogs.stats", "cogs.fallback", "cogs.delivery")
 """The shared cogs, and each registered game's own."""
 
 
@@ -155,11 +156,12 @@ class GameMasterBot(commands.Bot):
         self.store = await open_store(self.settings.store_location())
         cache = RenderCache(max_items=128)
 
-        def render(key: tuple[int, int], state: GameState, events: Sequence[Event],
-                   away: frozenset[int]) -> bytes | None:
+        def render(key: tuple[int, int], state: GameState, events: Sequence[Event], away: frozenset[int],
+                   language: str) -> bytes | None:
             if not has_board(state.game):
                 return None
-            return cache.get_or_render(key, lambda: render_board(state, events, away=away))
+            return cache.get_or_render((*key, language), lambda: render_board(state, events, locale=language,
+                                                                              away=away))
 
         def animate(frames: Sequence[Frame], max_bytes: int) -> Replay | None:
             return replay_gif(frames, max_bytes) if frames and has_board(frames[0][0].game) else None
@@ -172,6 +174,7 @@ class GameMasterBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.service.resume_all()  # what a crash left untold, and AI seats it interrupted (the outbox posts)
+        await self.tree.set_translator(CatalogueTranslator())  # the tree syncs in every language the bot speaks
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

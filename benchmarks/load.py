@@ -12,7 +12,7 @@ Run from the repository root (about three minutes with the defaults):
 
 Phase 1 (not timed) opens N games through the real bot and its real CommandTree, driven by the in-process
 dispatch harness (tests/discord/harness.py): in its own channel each host runs
-`/game new game:risk setup:random_deal placement:bulk_sequential`, `/game add-ai` twice and `/game start`
+`/new game:risk setup:random_deal placement:bulk_sequential`, `/game add-ai` twice and `/game start`
 (with `--setup service`: GameService.new_game, add_ai and start, as bot.py's demo does);
 then (`--warmup N`) each game is advanced by a random 0…2N human moves through GameService.act, so the load
 meets games at varied stages instead of all at their first move.
@@ -517,11 +517,11 @@ class Bench:
 
 SETUP_COMMANDS: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = (
     (("new", "risk"), {"setup": "random_deal", "placement": "bulk_sequential"}),
-    (("add-ai",), {}),
-    (("add-ai",), {}),
-    (("start",), {}),
+    (("game", "add-ai"), {}),
+    (("game", "add-ai"), {}),
+    (("game", "start"), {}),
 )
-"""How a host opens a benchmark game: `/game new risk …`, `/game add-ai` twice, `/game start`."""
+"""How a host opens a benchmark game: `/new risk …`, `/game add-ai` twice, `/game start`."""
 
 
 def seed_games(service: GameService, games: Sequence[Game], seed: int) -> None:
@@ -547,11 +547,11 @@ async def open_games(service: GameService, games: Sequence[Game], guild_id: int 
             await service.start(game.channel_id, game.human)
             continue
         for path, options in SETUP_COMMANDS:
-            payload = h.world.slash("game", *path, options=options, user=game.host, channel=game.channel)
+            payload = h.world.slash(*path, options=options, user=game.host, channel=game.channel)
             record, _started, failures = await deliver(h, payload)
             result, detail = classify(h.api, record, failures)
             if result != "ok":
-                raise RuntimeError(f"/game {' '.join(path)} in game {game.index}: {result} {detail}")
+                raise RuntimeError(f"/{' '.join(path)} in game {game.index}: {result} {detail}")
     await quiesce()
 
 
@@ -860,7 +860,7 @@ async def run_share(share: Share, together: Callable[[], Awaitable[None]]) -> Sh
             store, service = bot.store, bot.service
             games = add_games(h, args.games, share.games)
             seed_games(service, games, args.seed)
-            how = "/game new, add-ai ×2, start" if args.setup == "commands" else "GameService (no Discord)"
+            how = "/new, add-ai ×2, start" if args.setup == "commands" else "GameService (no Discord)"
             _, setup_seconds = await timed(say, f"setup: {len(games)} games through {how}",
                                            lambda: open_games(service, games, int(h.world.guild_id),
                                                               h if args.setup == "commands" else None))

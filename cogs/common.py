@@ -17,11 +17,11 @@ from discord.ext import commands
 from cogs.guard import Guarded
 from engine.core.controls import Choice, Control
 from engine.core.errors import RuleError
-from engine.core.i18n import Msg, mention, translate
+from engine.core.i18n import language_of, mention, translate, words
 from engine.core.models import Event, GameState, Seat
 from engine.core.names import normalise
 from engine.core.ruleset import Ruleset
-from engine.games import get
+from engine.games import get, title
 from engine.service import GameService
 from engine.service.news import MESSAGE_LIMIT, state_name
 
@@ -111,7 +111,13 @@ def check_options(interaction: discord.Interaction) -> bool:
 
 
 def locale_of(interaction: discord.Interaction) -> str:
-    return str(interaction.locale.value).split("-")[0] if interaction.locale else "en"
+    """The language of the member's own Discord client: what their private replies are written in."""
+    return language_of(interaction.locale.value if interaction.locale else None)
+
+
+def game_language_of(interaction: discord.Interaction) -> str | None:
+    """The server's preferred language (Community servers set one), the default of a new game's."""
+    return language_of(interaction.guild_locale.value) if interaction.guild_locale else None
 
 
 ALREADY_ANSWERED = 40060
@@ -181,7 +187,7 @@ async def game_state(interaction: discord.Interaction, model: type[S]) -> S:
     if not isinstance(state, model):
         if state is None:
             raise RuleError("E_NOT_STARTED")
-        raise RuleError("E_OTHER_GAME", game=get(game.ruleset).title)
+        raise RuleError("E_OTHER_GAME", game=title(game.ruleset))
     return state
 
 
@@ -236,11 +242,6 @@ def offered(ruleset: Ruleset, state: GameState, recent: Sequence[Event]) -> list
     """The controls of every seat that must decide now, in the order the rules list the decisions."""
     deciders = dict.fromkeys(d.player for d in ruleset.pending(state))
     return [control for player in deciders for control in ruleset.controls(state, player, recent)]
-
-
-def words(message: Msg, locale: str) -> str:
-    """A catalogue message (a label the rules chose) in `locale`."""
-    return translate(message.key, locale, **message.params)
 
 
 STYLES: dict[str, discord.ButtonStyle] = {"primary": discord.ButtonStyle.primary,
@@ -367,16 +368,17 @@ class ControlMenu(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]], templ
 
 
 def control_view(ruleset: Ruleset, button: type[ControlButton], menu: type[ControlMenu] | None,
-                 state: GameState, recent: Sequence[Event]) -> discord.ui.View | None:
-    """The buttons (and menus) a post offers for what is pending in `state`: the rules' controls."""
+                 state: GameState, recent: Sequence[Event], language: str) -> discord.ui.View | None:
+    """The buttons (and menus) a post offers for what is pending in `state`: the rules' controls, labelled in
+    the game's language."""
     view = discord.ui.View(timeout=None)
     for control in offered(ruleset, state, recent):
         if not control.options:
-            view.add_item(button.of(control, state.seq))
+            view.add_item(button.of(control, state.seq, language))
         elif menu is None:
             raise ValueError(f"{ruleset.name} offers a menu but its cog has none")
         else:
-            view.add_item(menu.of(control, state.seq))
+            view.add_item(menu.of(control, state.seq, language))
     return view if view.children else None
 
 
@@ -444,9 +446,9 @@ class Glue(Generic[S]):
         """The autocomplete of an action's field (`<action>.<field>`), from the rules."""
         return completer(self.ruleset.name, name, *context)
 
-    def controls(self, state: GameState, events: Sequence[Event]) -> discord.ui.View | None:
-        """The buttons a post offers for what is pending in `state`."""
-        return control_view(self.ruleset, self.button, self.menu, state, events)
+    def controls(self, state: GameState, events: Sequence[Event], language: str) -> discord.ui.View | None:
+        """The buttons a post offers for what is pending in `state`, in the game's language."""
+        return control_view(self.ruleset, self.button, self.menu, state, events, language)
 
     async def install(self, bot: commands.Bot, cog: commands.Cog,
                       *items: type[discord.ui.DynamicItem[Any]]) -> None:

@@ -24,15 +24,16 @@ from discord.ext import commands
 from cogs.common import mentions, service_of_bot, settings_of_bot
 from engine.core.i18n import translate
 from engine.core.models import Event, GameState, from_json
-from engine.games import get, spec
+from engine.games import get, spec, title
 from engine.service import GameService, Post, Queued
 from engine.service.news import chunks
 
 log = logging.getLogger("gamemaster.delivery")
 T = TypeVar("T")
 
-Controls = Callable[[GameState, Sequence[Event]], discord.ui.View | None]
-"""A game's buttons for the decision pending in a position (the position's recent events at hand)."""
+Controls = Callable[[GameState, Sequence[Event], str], discord.ui.View | None]
+"""A game's buttons for the decision pending in a position (the position's recent events at hand), labelled in
+a language."""
 MAX_BACKOFF = 300.0
 SWEEP = 30.0
 """Look for posts due again at least this often."""
@@ -178,7 +179,8 @@ class Delivery(commands.Cog):
                 sent.append(message.id)
                 await self.service.post_sent(row, sent)
             if post.state is not None and spec(post.game).pinned_board:  # after the story, so it reads first
-                board = png or await self.service.picture(post.game, row.id, post.state, post.events, post.away)
+                board = png or await self.service.picture(post.game, row.id, post.state, post.events, post.away,
+                                                          post.language)
                 if board:
                     await self._pinned(channel, row, board)
             await self.service.post_delivered(row, sent)
@@ -198,7 +200,7 @@ class Delivery(commands.Cog):
         yet (or it was deleted). Pinning is a courtesy: without the permission the message is still kept up to
         date. A crash between posting and recording it posts nothing twice: the post's nonce finds it again."""
         game = spec(row.post.game)
-        caption = translate("board.pinned", game=game.title)
+        caption = translate("board.pinned", row.post.language, game=title(game.name))
         known = await self.service.board_message(row.game_id)
         message: discord.Message | None = None
         if known is not None:
@@ -257,7 +259,7 @@ class Delivery(commands.Cog):
         further messages."""
         if not post.picture or post.state is None:
             return post.messages, None
-        png = await self.service.picture(post.game, row.id, post.state, post.events, post.away)
+        png = await self.service.picture(post.game, row.id, post.state, post.events, post.away, post.language)
         if png:
             return post.messages, png
         ruleset = get(post.game)
@@ -269,7 +271,8 @@ class Delivery(commands.Cog):
         if not post.controls or post.state is None or controls is None:
             return discord.utils.MISSING
         ruleset = get(post.game)
-        view = controls(from_json(ruleset.state_model, post.state), [ruleset.parse_event(e) for e in post.events])
+        view = controls(from_json(ruleset.state_model, post.state), [ruleset.parse_event(e) for e in post.events],
+                        post.language)
         return view if view is not None else discord.utils.MISSING
 
 

@@ -24,25 +24,15 @@ from cogs.common import (
     who,
 )
 from cogs.guard import Guarded
-from cogs.options import Parameter, new_game_command
+from cogs.translator import LANGUAGE_CHOICES
 from engine.core.errors import RuleError
 from engine.core.i18n import inert, mention, msg, timestamp, translate
 from engine.core.record import PublicRecord
-from engine.core.spec import GameSpec
-from engine.games import get, specs
+from engine.games import get, title
 from engine.service.lobby import options_summary
 from engine.service.news import ping
 from engine.table import MAX_DEADLINE_HOURS, MAX_VACATION_DAYS, MIN_DEADLINE_HOURS, Lobby, winners_of
 
-CLOCK_PARAMETERS = [
-    Parameter("timer", "turn_timer_hours", app_commands.Range[float, 0.05, MAX_DEADLINE_HOURS],
-              translate("lobby.option.timer"), 24.0),
-    Parameter("timeout_action", "timeout_action", Literal["ai", "skip"],
-              translate("lobby.option.timeout_action"), "ai"),
-    Parameter("absent_after", "absent_after", app_commands.Range[int, 1, 10],
-              translate("lobby.option.absent_after"), 2),
-]
-"""The table's clock, which every game's `/game new` sets alike."""
 COLOURS = [app_commands.Choice(name=c.capitalize(), value=c)
            for c in ("red", "blue", "green", "yellow", "black", "pink")]
 
@@ -54,29 +44,9 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
-        group = self.__cog_app_commands_group__
-        new = group.get_command("new") if group is not None else None
-        assert isinstance(new, app_commands.Group)
-        for spec in specs():
-            command = new_game_command(spec, CLOCK_PARAMETERS, self.open_game)
-            command.add_check(check_options)
-            new.add_command(command)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         return check_options(interaction)
-
-    new = app_commands.Group(name="new", description=translate("lobby.new.group"))
-    """`/game new <game>`: one subcommand per registered game, with that game's options (see `cogs.options`)."""
-
-    async def open_game(self, interaction: discord.Interaction, spec: GameSpec, given: dict[str, Any]) -> None:
-        """Open the lobby of a `/game new <game>` command with the options the member set."""
-        timer = given["turn_timer_hours"]  # the clock's options always come, with CLOCK_PARAMETERS' defaults
-        options = given | {"defender_timeout_minutes": 1.0 if timer <= 1 else 60.0}  # ruling 10
-        await acknowledge(interaction)
-        await service_of(interaction).new_game(interaction.channel_id or 0, interaction.guild_id,
-                                               seat_for(interaction.user), spec.name, options,
-                                               interaction_id=str(interaction.id))
-        await done(interaction)
 
     @app_commands.command(name="join", description="Take a seat in this channel's game")
     @app_commands.describe(colour="The colour you would like (a free one is given if it is taken)")
@@ -118,7 +88,7 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         locale = locale_of(interaction)
         lobby = game.lobby
         ruleset = get(game.ruleset)
-        lines = [translate("status.header", locale, game=ruleset.title, status=game.status,
+        lines = [translate("status.header", locale, game=title(ruleset.name), status=msg(f"status.state.{game.status}"),
                            host=who(game.host_id, state)),
                  translate("status.options", locale, options=options_summary(game.ruleset, lobby.options))]
         if state is None:
@@ -257,6 +227,26 @@ class Lobby_(commands.GroupCog, group_name="game", group_description="Start, joi
         await acknowledge(interaction)
         await service_of(interaction).set_deadline(interaction.channel_id or 0, interaction.user.id,
                                                    is_moderator(interaction), hours, interaction_id=str(interaction.id))
+        await done(interaction)
+
+    @app_commands.command(name="language", description="Host or moderator: the language of this game's posts "
+                          "and board, or of the server's new games")
+    @app_commands.describe(language="The language", server="Make it the language of this server's new games (needs "
+                           "Manage Server)")
+    @app_commands.choices(language=list(LANGUAGE_CHOICES))
+    async def language(self, interaction: discord.Interaction, language: str, server: bool = False) -> None:
+        service = service_of(interaction)
+        if server:
+            perms = interaction.permissions
+            if not (perms.manage_guild or perms.administrator):
+                raise RuleError("E_SERVER_LANGUAGE_PERMISSION")
+            await service.set_server_language(interaction.guild_id or 0, language)
+            await reply(interaction, translate("language.server_set", locale_of(interaction),
+                                               language=msg(f"language.{language}")), ephemeral=True)
+            return
+        await acknowledge(interaction)
+        await service.set_language(interaction.channel_id or 0, interaction.user.id, is_moderator(interaction),
+                                   language, interaction_id=str(interaction.id))
         await done(interaction)
 
     # -- the record

@@ -1,4 +1,4 @@
-"""Slash-command parameters made from a game's options model: `/game new <game>` without a hand-written signature."""
+"""Slash-command parameters made from a game's options model: `/new <game>` without a hand-written signature."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ import discord
 from discord import app_commands
 from pydantic.fields import FieldInfo
 
+from cogs.translator import described
 from engine.core.errors import RuleError
-from engine.core.i18n import translate
 from engine.core.spec import GameSpec
+from engine.games import title
 from engine.table import CLOCK_OPTIONS
 
 NewGame = Callable[[discord.Interaction, GameSpec, dict[str, Any]], Awaitable[None]]
@@ -29,8 +30,10 @@ class Parameter:
     name: str
     option: str
     annotation: Any
-    description: str
+    description: str | app_commands.locale_str
     default: Any = None
+    choices: tuple[app_commands.Choice[str], ...] = ()
+    """Named choices (the annotation is then `str`), for values whose names are not the values themselves."""
 
 
 def parameters(spec: GameSpec) -> list[Parameter]:
@@ -41,7 +44,7 @@ def parameters(spec: GameSpec) -> list[Parameter]:
             continue
         name = spec.option_names.get(option, option)
         found.append(Parameter(name, option, annotation_of(spec, option, field) | None,
-                               translate(f"{spec.name}.option.{option}")))
+                               described(f"{spec.name}.option.{option}")))
     return found
 
 
@@ -60,22 +63,22 @@ def annotation_of(spec: GameSpec, option: str, field: FieldInfo) -> Any:
             elif isinstance(bound, annotated_types.Le | annotated_types.Lt):
                 high = bound.le if isinstance(bound, annotated_types.Le) else bound.lt
         return app_commands.Range[kind, low, high]  # type: ignore[valid-type]
-    raise TypeError(f"{spec.name} option {option!r}: /game new can't offer a {kind!r} (use a Literal, bool, int "
+    raise TypeError(f"{spec.name} option {option!r}: /new can't offer a {kind!r} (use a Literal, bool, int "
                     "or float)")
 
 
 def new_game_command(spec: GameSpec, shared: list[Parameter], start: NewGame) -> app_commands.Command[Any, ..., None]:
-    """`/game new <spec.slug>` with the game's options and the `shared` ones (the clock); it calls `start`."""
+    """`/new <spec.slug>` with the game's options and the `shared` ones (the clock); it calls `start`."""
     own = parameters(spec)
     every = [*own, *shared]
     if len(every) > 25:  # Discord's limit of options per command
-        raise TypeError(f"{spec.name}: /game new would have {len(every)} options; Discord takes at most 25")
+        raise TypeError(f"{spec.name}: /new would have {len(every)} options; Discord takes at most 25")
     options = {p.name: p.option for p in every}
 
     async def callback(interaction: discord.Interaction, **given: Any) -> None:
         stray = next((name for name in vars(interaction.namespace) if name not in options), None)
         if stray is not None:  # Discord offers only the declared options, but a payload may carry any
-            raise RuleError("E_NOT_AN_OPTION", option=stray, game=spec.title, options=list(options))
+            raise RuleError("E_NOT_AN_OPTION", option=stray, game=title(spec.name), options=list(options))
         await start(interaction, spec, {options[name]: value for name, value in given.items() if value is not None})
 
     callback.__signature__ = inspect.Signature([  # type: ignore[attr-defined]
@@ -84,5 +87,7 @@ def new_game_command(spec: GameSpec, shared: list[Parameter], start: NewGame) ->
           for p in every)])
     callback.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
         p.name: p.description for p in every}
+    callback.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
+        p.name: list(p.choices) for p in every if p.choices}
     return app_commands.Command(name=spec.slug, callback=callback,
-                                description=translate("lobby.new.describe", game=spec.title))
+                                description=described("lobby.new.describe", game=spec.title))

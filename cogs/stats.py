@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from cogs.common import check_options, locale_of, reply, service_of
 from engine.core.i18n import translate
-from engine.games import get
+from engine.games import title
 from engine.service.news import chunks
 
 TOP = 10
@@ -35,7 +35,7 @@ class Stats(commands.Cog):
                           key=lambda item: (-sum(won for _, won in item[1]), _average(item[1])))[:TOP]
             if not rows:
                 continue
-            lines.append(translate("stats.game", locale, game=get(game).title))
+            lines.append(translate("stats.game", locale, game=title(game)))
             lines.extend(translate("stats.line", locale, player=f"<@{uid}>", played=len(r),
                                    won=sum(won for _, won in r), place=f"{_average(r):.1f}") for uid, r in rows)
         if len(lines) == 1:

@@ -15,6 +15,7 @@ from cogs.guard import Guarded
 from engine.core.errors import RuleError
 from engine.core.i18n import translate
 from engine.games import get
+from engine.service.games import lobby_of
 from engine.service.news import chunks
 
 PAGE = 15
@@ -39,14 +40,15 @@ class Views(commands.Cog):
         game, state = await service.view(interaction.channel_id or 0, None)
         if state is None:
             raise RuleError("E_NOT_STARTED")
+        language = lobby_of(game).language if public else locale_of(interaction)  # for everyone, or for you
         if view == "map" and service.renderer is not None:
             await interaction.response.defer(ephemeral=not public, thinking=True)  # rendering takes a moment
-            png = await service.board(interaction.channel_id or 0)
+            png = await service.board(interaction.channel_id or 0, language)
             if png is not None:
                 await interaction.followup.send(file=discord.File(io.BytesIO(png), filename="board.png"),
                                                 ephemeral=not public)
                 return
-        text = get(game.ruleset).text_board(state, locale_of(interaction))
+        text = get(game.ruleset).text_board(state, language)
         messages = chunks(text.splitlines())
         await reply(interaction, messages[0], ephemeral=not public)
         for extra in messages[1:]:

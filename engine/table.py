@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from engine.core.i18n import DEFAULT_LOCALE
 from engine.core.models import Decision, GameState, Seat
 from engine.core.ruleset import Ruleset
 
@@ -17,7 +18,7 @@ REMINDERS = (0.5, 0.9)
 
 CLOCK_OPTIONS = {"turn_timer_hours": "turn_hours", "defender_timeout_minutes": "reaction_minutes",
                  "absent_after": "absent_after", "timeout_action": "timeout_action"}
-"""/game new option → Clock field. Every game takes them; a game whose options lack them keeps them in its clock."""
+"""/new option → Clock field. Every game takes them; a game whose options lack them keeps them in its clock."""
 
 
 class Clock(BaseModel):
@@ -77,6 +78,8 @@ class Lobby(BaseModel):
     result: Result | None = None
     first_seats: list[Seat] = Field(default_factory=list)
     """The seats as the game began (the record's seats); `seats` follows substitutions."""
+    language: str = DEFAULT_LOCALE
+    """What the game's public posts and board speak (a private reply speaks its reader's own language)."""
 
     def seat(self, seat_id: int) -> Seat | None:
         return next((s for s in self.seats if s.id == seat_id), None)

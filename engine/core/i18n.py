@@ -21,6 +21,24 @@ from typing import Any
 
 LOCALES_DIR = Path(__file__).resolve().parents[2] / "data" / "locales"
 DEFAULT_LOCALE = "en"
+LANGUAGES = ("en", "de", "ru", "ko")
+"""The languages the bot speaks, each with a complete catalogue; any other locale reads English."""
+PLURAL_FORMS = {"en": ("one", "other"), "de": ("one", "other"), "ru": ("one", "few", "many", "other"),
+                "ko": ("other",)}
+"""The CLDR plural categories of each language (as `plural_category` gives them for the bot's numbers)."""
+
+
+PSEUDO_LOCALE = "qps"
+"""A pseudo-locale: English with every letter of the catalogue's text swapped for an accented look-alike, so that
+any plain ASCII word a player would read shows text that bypassed the catalogue (names from data, words from code)."""
+_PSEUDO_LETTERS = str.maketrans("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                                "áƀçďéƒĝĥíĵķĺɱñóƥʠŕšţúʋŵẋýžÁßÇĎÉƑĜĤÍĴĶĹṀÑÓƤǪŔŠŢÚṼŴẊÝŽ")
+
+
+def language_of(locale: str | None) -> str:
+    """The language of the bot's that a Discord locale (`ko`, `en-US`, `pt-BR`) reads: its own, else English."""
+    language = (locale or "").split("-")[0].lower()
+    return language if language in LANGUAGES else DEFAULT_LOCALE
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +56,8 @@ def msg(key: str, **params: Any) -> Msg:
 @cache
 def catalogue(locale: str) -> dict[str, str]:
     """Every message of `locale`: the union of `data/locales/<locale>/*.json` (one file per game or area)."""
+    if locale == PSEUDO_LOCALE:
+        return {key: _serialise(_pseudo(_parse(text))) for key, text in catalogue(DEFAULT_LOCALE).items()}
     merged: dict[str, str] = {}
     for path in sorted((LOCALES_DIR / locale).glob("*.json")):
         part = json.loads(path.read_text(encoding="utf-8"))
@@ -46,6 +66,11 @@ def catalogue(locale: str) -> dict[str, str]:
             raise ValueError(f"{path}: message ids defined twice: {sorted(clash)}")
         merged.update(part)
     return merged
+
+
+def words(message: Msg | str, locale: str = DEFAULT_LOCALE) -> str:
+    """A message built ahead (`msg(...)`) rendered in `locale`; text that is already rendered stays as it is."""
+    return message if isinstance(message, str) else translate(message.key, locale, **message.params)
 
 
 def translate(key: str, locale: str = DEFAULT_LOCALE, **params: Any) -> str:
@@ -193,6 +218,45 @@ class _Reader:
             raise ValueError(f"a choice needs an `other` branch and a closing brace: {self.text!r}")
         self.at = rest.end()
         return _Choice(name.group(1), kind.group(1), branches)
+
+
+def shape(template: str) -> dict[str, str | frozenset[str]]:
+    """What a message needs of its caller: each parameter it names, as "text", "select", or the set of plural
+    branches it offers (`#` counts as none). Two translations of one message have the same parameters."""
+    found: dict[str, str | frozenset[str]] = {}
+
+    def walk(nodes: tuple[_Node, ...]) -> None:
+        for node in nodes:
+            if isinstance(node, _Arg) and node.name != "#":
+                found.setdefault(node.name, "text")
+            elif isinstance(node, _Choice):
+                found[node.name] = frozenset(node.branches) if node.kind == "plural" else "select"
+                for branch in node.branches.values():
+                    walk(branch)
+
+    walk(_parse(template))
+    return found
+
+
+def _pseudo(nodes: tuple[_Node, ...]) -> tuple[_Node, ...]:
+    """The message's own words in look-alike letters; parameters and choices stay what they are."""
+    return tuple(node.translate(_PSEUDO_LETTERS) if isinstance(node, str) else
+                 _Choice(node.name, node.kind, {k: _pseudo(v) for k, v in node.branches.items()})
+                 if isinstance(node, _Choice) else node for node in nodes)
+
+
+def _serialise(nodes: tuple[_Node, ...], in_branch: bool = False) -> str:
+    """A parsed message as message text again (`_parse` reads it back as the same nodes)."""
+    out: list[str] = []
+    for node in nodes:
+        if isinstance(node, str):
+            out.append(node if in_branch else node.replace("{", "{{").replace("}", "}}"))
+        elif isinstance(node, _Arg):
+            out.append("#" if node.name == "#" else "{" + node.name + "}")
+        else:
+            branches = " ".join(f"{k} {{{_serialise(v, True)}}}" for k, v in node.branches.items())
+            out.append(f"{{{node.name}, {node.kind}, {branches}}}")
+    return "".join(out)
 
 
 @cache

@@ -30,7 +30,7 @@ class GameSpec:
     summarised: tuple[str, ...] | None = None
     """The options a lobby's announcement and `/game status` name, in order (None: every game option)."""
     option_names: Mapping[str, str] = field(default_factory=dict)
-    """Options that `/game new` names otherwise than the options model, e.g. `setup_placement` as `placement`."""
+    """Options that `/new` names otherwise than the options model, e.g. `setup_placement` as `placement`."""
     rule_prefix: str | None = None
     """The prefix of the rule IDs (e.g. `RISK`) that docs/rules/<slug>.md defines and the tests are marked with."""
     variant_option: str | None = None

@@ -9,6 +9,7 @@ import importlib
 import pkgutil
 from functools import cache
 
+from engine.core.i18n import Msg, msg
 from engine.core.ruleset import Ruleset
 from engine.core.spec import GameSpec, key
 
@@ -43,3 +44,8 @@ def spec(name: str) -> GameSpec:
 def get(name: str) -> Ruleset:
     """The ruleset of the game called `name` (see `spec`); KeyError if there is none."""
     return spec(name).ruleset
+
+
+def title(name: str) -> Msg:
+    """The game's title as its readers' language writes it (`title.<game>` in the catalogues)."""
+    return msg(f"title.{spec(name).name}")

@@ -6,6 +6,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.core.i18n import DEFAULT_LOCALE
 from engine.core.models import Event, GameState, from_json
 from engine.games import get
 from engine.replays import TURN_EVENT
@@ -64,9 +65,9 @@ class Boards(Games):
         start = turns.starts[-2] if len(turns.starts) >= 2 else 0
         return turns.events[start:]
 
-    async def board(self, channel_id: int) -> bytes | None:
-        """The channel's board picture with the last turn highlighted, rendered off the event loop (None: no
-        renderer, or no game under way)."""
+    async def board(self, channel_id: int, language: str | None = None) -> bytes | None:
+        """The channel's board picture with the last turn highlighted, in `language` (default: the game's),
+        rendered off the event loop (None: no renderer, or no game under way)."""
         game, state = await self._current(channel_id)
         if self.renderer is None or state is None:
             return None
@@ -74,10 +75,11 @@ class Boards(Games):
         lobby = lobby_of(game)
         away = frozenset(s.id for s in lobby.seats if lobby.absent(s.id))
         public = get(game.ruleset).view(state, None)
-        return await asyncio.to_thread(self.renderer, (game.id, game.version), public, events, away)
+        return await asyncio.to_thread(self.renderer, (game.id, game.version), public, events, away,
+                                       language or lobby.language)
 
     async def picture(self, game: str, post_id: int, state: dict[str, Any], events: list[dict[str, Any]],
-                      away: list[int]) -> bytes | None:
+                      away: list[int], language: str = DEFAULT_LOCALE) -> bytes | None:
         """The board a post shows (`state`: the public view it stored), rendered off the event loop (None: no
         renderer, or a game without one)."""
         if self.renderer is None:
@@ -85,7 +87,7 @@ class Boards(Games):
         ruleset = get(game)
         position = from_json(ruleset.state_model, state)
         return await asyncio.to_thread(self.renderer, (-post_id, 0), position,
-                                       [ruleset.parse_event(e) for e in events], frozenset(away))
+                                       [ruleset.parse_event(e) for e in events], frozenset(away), language)
 
     async def recent_turn_events(self, game: GameRow, state: GameState) -> list[Event]:
         """Public events since the previous turn began: what the board highlights."""

@@ -7,9 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.core.errors import RuleError
-from engine.core.i18n import mention, timestamp, translate
+from engine.core.i18n import mention, msg, timestamp, translate
 from engine.core.models import Decision
-from engine.games import get
+from engine.games import get, title
 from engine.service.games import Games, lobby_of
 from engine.service.lobby import LOBBY_DAYS
 from engine.service.models import Alarm, Outcome
@@ -144,9 +144,9 @@ class Clocks(Games):
                     return None  # after downtime: the timeout itself, or the latest reminder, says it
                 public = ruleset.view(state, None)  # the reminder is posted in the channel
                 seen = next((d for d in ruleset.pending(public) if d.player == timer.player), decision)
-                what = ruleset.prompt(seen, public)
-                await self._remind(outcome, translate("timer.reminder", player=player, what=what, due=timestamp(due)),
-                                   timer)
+                what = ruleset.prompt(seen, public, lobby.language)
+                await self._remind(outcome, translate("timer.reminder", lobby.language, player=player, what=what,
+                                                      due=timestamp(due)), timer)
                 outcome.deadlines[timer.player] = due
                 return Alarm(kind="reminder", player=timer.player, outcome=outcome, due=due)
             await self._play_for(outcome, lobby, {timer.player})  # RISK-DIG-42: the stand-in plays it
@@ -158,9 +158,9 @@ class Clocks(Games):
             status.absent = status.absent or newly_absent  # RISK-DIG-48
             await self._save_lobby(outcome, lobby)
             if newly_absent:
-                lead = translate("timer.absent", player=player, n=lobby.clock.absent_after)
+                lead = msg("timer.absent", player=player, n=lobby.clock.absent_after)
             else:
-                lead = translate("timer.timeout_skip" if lobby.clock.timeout_action == "skip" else "timer.timeout",
+                lead = msg("timer.timeout_skip" if lobby.clock.timeout_action == "skip" else "timer.timeout",
                                  player=player)
             await self._after(outcome, lobby, lead=lead, also_ping=[timer.player])
             return Alarm(kind="absent" if newly_absent else "timeout", player=timer.player, outcome=outcome,
@@ -172,7 +172,7 @@ class Clocks(Games):
         if game.status != "lobby":
             return None
         game = await self.store.update_game(game, status="abandoned")
-        game = await self._tell(game, lobby_of(game), translate("lobby.expired", game=get(game.ruleset).title,
+        game = await self._tell(game, lobby_of(game), msg("lobby.expired", game=title(game.ruleset),
                                                                 days=LOBBY_DAYS, host=mention(game.host_id)))
         return Alarm(kind="expired", player=game.host_id, outcome=Outcome(game=game, ruleset=get(game.ruleset),
                                                                           state=None), due=timer.due_at)

@@ -28,9 +28,9 @@ from engine.table import Lobby, winners_of
 
 log = logging.getLogger("gamemaster.service")
 
-Renderer = Callable[[tuple[int, int], GameState, Sequence[Event], frozenset[int]], bytes | None]
-"""(cache key, state, last turn's events, seats away) → PNG bytes, or None for a game without a picture; pure and
-synchronous, run in a worker thread."""
+Renderer = Callable[[tuple[int, int], GameState, Sequence[Event], frozenset[int], str], bytes | None]
+"""(cache key, state, last turn's events, seats away, language) → PNG bytes, or None for a game without a
+picture; pure and synchronous, run in a worker thread."""
 
 
 def lobby_of(game: GameRow) -> Lobby:

@@ -8,10 +8,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.core.errors import RuleError, first_problem, player_count_error
-from engine.core.i18n import inert, mention, timestamp, translate
+from engine.core.i18n import LANGUAGES, Msg, inert, language_of, mention, msg, timestamp
 from engine.core.models import Action, Seat, json_text
 from engine.core.ruleset import Ruleset
-from engine.games import get, spec
+from engine.games import get, spec, title
 from engine.service.games import lobby_of
 from engine.service.models import Outcome, Step
 from engine.service.news import Told, who
@@ -26,6 +26,13 @@ LOBBY_DAYS = 7
 """A lobby that has not started after this many days closes, with a notice."""
 
 
+def checked_language(language: str) -> None:
+    """Refuse a language the bot does not speak."""
+    if language not in LANGUAGES:
+        raise RuleError("E_UNKNOWN_LANGUAGE", language=inert(language),
+                        languages=", ".join(f"`{code}`" for code in LANGUAGES))
+
+
 def options_summary(game: str, options: dict[str, Any]) -> str:
     """The options a lobby of `game` announces (its `GameSpec.summarised`), e.g. `mode: standard, setup: claim`."""
     found = spec(game)
@@ -38,11 +45,18 @@ class Lobbies(Play):
 
     async def new_game(self, channel_id: int, guild_id: int | None, host: Seat, game: str,
                        options: dict[str, Any], ai_policy: str = "baseline",
-                       interaction_id: str | None = None) -> GameRow:
+                       interaction_id: str | None = None, language: str | None = None,
+                       server_language: str | None = None) -> GameRow:
+        """Open a lobby. The game speaks `language`, else the one its server chose (`/game language`), else the
+        server's preferred language as Discord gives it (`server_language`), else English."""
         try:
             ruleset = get(game)
         except KeyError as err:
             raise RuleError("E_UNKNOWN_GAME", game=game) from err
+        if language is None:
+            chosen_here = await self.store.guild_language(guild_id) if guild_id is not None else None
+            language = chosen_here or language_of(server_language)
+        checked_language(language)
         fields = ruleset.options_model.model_fields
         own = {k: v for k, v in options.items() if k in fields or k not in CLOCK_OPTIONS}
         try:
@@ -51,7 +65,8 @@ class Lobbies(Play):
         except ValidationError as err:
             option, problem = first_problem(err)
             raise RuleError("E_BAD_OPTION", option=option, problem=problem) from err
-        lobby = Lobby(game=ruleset.name, options=chosen, seats=[host], ai_policy=ai_policy, clock=clock)
+        lobby = Lobby(game=ruleset.name, options=chosen, seats=[host], ai_policy=ai_policy, clock=clock,
+                      language=language)
         async with self._command(channel_id, interaction_id):
             try:
                 row = await self.store.create_game(channel_id, guild_id, ruleset.name, host.id,
@@ -66,12 +81,37 @@ class Lobbies(Play):
             except HostFull as err:
                 raise RuleError("E_TOO_MANY_LOBBIES", most=self.max_lobbies_per_member) from err
             self._timers_changed()
-            return await self._tell(row, lobby, translate(
-                "lobby.created", host=mention(host.id), game=ruleset.title,
+            return await self._tell(row, lobby, msg(
+                "lobby.created", host=mention(host.id), game=title(ruleset.name),
                 options=options_summary(ruleset.name, chosen),
                 closes=timestamp(row.created_at + LOBBY_DAYS * 86400)))
 
-    async def _tell(self, game: GameRow, lobby: Lobby, lead: str) -> GameRow:
+    async def set_language(self, channel_id: int, by: int, moderator: bool, language: str,
+                           interaction_id: str | None = None) -> GameRow:
+        """The language of the channel's game from now on (its posts, its board, its buttons); host or moderator.
+        Private replies keep speaking each member's own."""
+        checked_language(language)
+        async with self._command(channel_id, interaction_id):
+            game = await self.live(channel_id)
+            if by != game.host_id and not moderator:
+                raise RuleError("E_NOT_HOST", host=mention(game.host_id))
+            lobby = lobby_of(game)
+            if lobby.language == language:
+                raise RuleError("E_SAME_LANGUAGE", language=msg(f"language.{language}"))
+            lobby.language = language
+            game = await self.store.update_game(game, lobby=lobby.model_dump(mode="json"))
+            return await self._tell(game, lobby, msg("lobby.language", player=mention(by),
+                                                     language=msg(f"language.{language}")))
+
+    async def set_server_language(self, guild_id: int, language: str) -> None:
+        """The language the server's new games speak (a moderator's choice; games under way keep theirs)."""
+        checked_language(language)
+        await self.store.set_guild_language(guild_id, language)
+
+    async def server_language(self, guild_id: int) -> str | None:
+        return await self.store.guild_language(guild_id)
+
+    async def _tell(self, game: GameRow, lobby: Lobby, lead: Msg) -> GameRow:
         """Post `lead` about a game that is not being played (a lobby, an ending); the row as it is now."""
         outcome = Outcome(game=game, ruleset=get(game.ruleset), state=None)
         await self._announce(outcome, lobby, lead=lead)
@@ -94,7 +134,7 @@ class Lobbies(Play):
                 raise RuleError("E_GAME_FULL", mode=spec(ruleset.name).variant(lobby.options), max=most)
             lobby.seats.append(seat)
             game = await self.store.update_game(game, lobby=lobby.model_dump(mode="json"))
-            return await self._tell(game, lobby, translate("lobby.joined", player=mention(seat.id),
+            return await self._tell(game, lobby, msg("lobby.joined", player=mention(seat.id),
                                                            n=len(lobby.seats)))
 
     async def add_ai(self, channel_id: int, by: int, interaction_id: str | None = None) -> GameRow:
@@ -111,7 +151,7 @@ class Lobbies(Play):
             name = next((f"{n} (AI)" for n in AI_NAMES if f"{n} (AI)" not in names), f"AI {ai_id}")
             lobby.seats.append(Seat(id=ai_id, name=name, ai=True))
             game = await self.store.update_game(game, lobby=lobby.model_dump(mode="json"))
-            return await self._tell(game, lobby, translate("lobby.ai_added", name=inert(name)))
+            return await self._tell(game, lobby, msg("lobby.ai_added", name=inert(name)))
 
     async def leave(self, channel_id: int, user_id: int, interaction_id: str | None = None) -> GameRow | None:
         """Leave a lobby; the host's seat passes to the next human, and an empty lobby closes."""
@@ -123,11 +163,11 @@ class Lobbies(Play):
             humans = [s for s in lobby.seats if not s.ai]
             if not humans:
                 game = await self.store.update_game(game, status="abandoned")
-                await self._tell(game, lobby, translate("lobby.closed", player=mention(user_id)))
+                await self._tell(game, lobby, msg("lobby.closed", player=mention(user_id)))
                 return None
             host = humans[0].id if user_id == game.host_id else None
             game = await self.store.update_game(game, lobby=lobby.model_dump(mode="json"), host_id=host)
-            return await self._tell(game, lobby, translate("lobby.left", player=mention(user_id)))
+            return await self._tell(game, lobby, msg("lobby.left", player=mention(user_id)))
 
     async def check_start(self, channel_id: int, by: int) -> tuple[GameRow, Lobby, Ruleset]:
         """Raise the error `start` would give, without changing anything."""
@@ -158,7 +198,7 @@ class Lobbies(Play):
                                           ai=False)])
             humans = set(lobby.humans())
             order = ", ".join(who(s.id, state, humans) for s in seats)
-            await self._after(outcome, lobby, lead=translate("lobby.started", game=ruleset.title, order=order),
+            await self._after(outcome, lobby, lead=msg("lobby.started", game=title(ruleset.name), order=order),
                               opening=[Told(0, False, events)], picture=True)
             return outcome
 
@@ -171,4 +211,4 @@ class Lobbies(Play):
             await self.store.delete_timers(game.id)
             self._forget_clocks(game.id)
             self._cache.pop(game.id, None)
-            return await self._tell(game, lobby_of(game), translate("abandon.done", player=mention(by)))
+            return await self._tell(game, lobby_of(game), msg("abandon.done", player=mention(by)))

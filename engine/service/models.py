@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.core.i18n import DEFAULT_LOCALE
 from engine.core.models import Action, Decision, Event, GameState
 from engine.core.ruleset import Ruleset
 from engine.store import GameRow
@@ -131,17 +132,21 @@ class Post:
     """The board goes with the last message (the picture, or the text board for a game without one)."""
     controls: bool = False
     """The buttons of the decision pending in `state` go with the last message."""
+    language: str = DEFAULT_LOCALE
+    """The game's language, which its board and buttons speak too."""
 
     def payload(self) -> dict[str, Any]:
         return {"game": self.game, "messages": self.messages, "pings": self.pings, "state": self.state,
-                "events": self.events, "away": self.away, "picture": self.picture, "controls": self.controls}
+                "events": self.events, "away": self.away, "picture": self.picture, "controls": self.controls,
+                "language": self.language}
 
     @classmethod
     def of(cls, payload: dict[str, Any]) -> Post:
         return cls(game=str(payload.get("game", "")), messages=list(payload.get("messages", [])),
                    pings=list(payload.get("pings", [])), state=payload.get("state"),
                    events=list(payload.get("events", [])), away=list(payload.get("away", [])),
-                   picture=bool(payload.get("picture")), controls=bool(payload.get("controls")))
+                   picture=bool(payload.get("picture")), controls=bool(payload.get("controls")),
+                   language=str(payload.get("language", DEFAULT_LOCALE)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,10 +10,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.core.errors import RuleError, first_problem
-from engine.core.i18n import mention, translate
+from engine.core.i18n import Msg, mention, msg
 from engine.core.models import Action
 from engine.core.play import ai_random
-from engine.games import get
+from engine.games import get, title
 from engine.service.games import lobby_of
 from engine.service.models import Outcome
 from engine.service.news import Told
@@ -62,7 +62,7 @@ class Play(Posts):
                 raise RuleError("E_NOT_STARTED")
             ruleset = get(game.ruleset)
             if game_name is not None and ruleset.name != game_name:
-                raise RuleError("E_OTHER_GAME", game=ruleset.title)
+                raise RuleError("E_OTHER_GAME", game=title(ruleset.name))
             lobby = lobby_of(game)
             state = self.state_of(game)
             if any(d.player in lobby.stand_ins() for d in ruleset.pending(state)):
@@ -99,11 +99,11 @@ class Play(Posts):
         outcome.new_host = heir
         self._remember(outcome.game.id, outcome.game.version, state)
 
-    async def _after(self, outcome: Outcome, lobby: Lobby, *, lead: str | None = None, actor: int | None = None,
+    async def _after(self, outcome: Outcome, lobby: Lobby, *, lead: Msg | None = None, actor: int | None = None,
                      also_ping: Iterable[int] = (), picture: bool = False, opening: Sequence[Told] = ()) -> None:
         """After a command: the seats' clocks, the post that tells it, then the AI seats and stand-ins play."""
         await self._arm(outcome, lobby)
-        tail = [] if outcome.new_host is None else [translate("table.new_host", player=mention(outcome.new_host))]
+        tail = [] if outcome.new_host is None else [msg("table.new_host", player=mention(outcome.new_host))]
         await self._announce(outcome, lobby, lead=lead, actor=actor, tail=tail, also_ping=also_ping, picture=picture,
                              opening=opening)
         state = outcome.state

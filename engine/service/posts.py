@@ -11,6 +11,7 @@ import logging
 from collections.abc import Callable, Iterable, Sequence
 
 from engine.core.events import changes_board
+from engine.core.i18n import Msg, words
 from engine.core.models import to_json
 from engine.games import spec
 from engine.service.board import Boards
@@ -38,8 +39,8 @@ class Posts(Boards):
         return [Told(row.actor, row.by_ai, [ruleset.parse_event(e) for e in row.events])
                 for row in await self.store.actions(game.id, after=game.announced)]
 
-    async def _announce(self, outcome: Outcome, lobby: Lobby, *, lead: str | None = None, actor: int | None = None,
-                        tail: Sequence[str] = (), also_ping: Iterable[int] = (), picture: bool = False,
+    async def _announce(self, outcome: Outcome, lobby: Lobby, *, lead: Msg | None = None, actor: int | None = None,
+                        tail: Sequence[Msg] = (), also_ping: Iterable[int] = (), picture: bool = False,
                         opening: Sequence[Told] = ()) -> None:
         """Queue the post that tells the moves since the last post (after `lead` and the `opening` of a game
         that is not logged, before `tail`) and who decides next; `actor` just acted and is not pinged,
@@ -51,8 +52,10 @@ class Posts(Boards):
         public = ruleset.view(state, None) if state is not None else None  # a post is for everyone
         table = Table(humans=frozenset(lobby.humans()), stand_ins=frozenset(lobby.stand_ins()))
         deadlines = await self.deadlines(game.id)
-        messages, pings = compose(ruleset, public, moves, table, lead=lead, waiting=game.waiting, actor=actor,
-                                  deadlines=deadlines, tail=tail)
+        language = lobby.language  # a post is in the game's language
+        messages, pings = compose(ruleset, public, moves, table, lead=None if lead is None else words(lead, language),
+                                  waiting=game.waiting, actor=actor, deadlines=deadlines,
+                                  tail=[words(t, language) for t in tail], locale=language)
         picture = public is not None and (picture or any(changes_board(e) for m in moves for e in m.events))
         deciding = public is not None and ruleset.winners(public) is None and any(
             d.player not in table.stand_ins for d in ruleset.pending(public))
@@ -65,7 +68,7 @@ class Posts(Boards):
         post = Post(game=ruleset.name, messages=messages, pings=sorted(pings | set(also_ping)),
                     state=to_json(public) if public is not None and shown else None,
                     events=events, away=sorted(s.id for s in lobby.seats if lobby.absent(s.id)), picture=picture,
-                    controls=deciding)
+                    controls=deciding, language=language)
         waiting = [d.player for d in ruleset.pending(state)] if state is not None else list(game.waiting)
         outcome.game = await self.store.add_post(game, post.payload(), state.seq if state is not None else None,
                                                  waiting)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core.errors import RuleError
-from engine.core.i18n import mention, msg, timestamp, translate
+from engine.core.i18n import mention, msg, timestamp
 from engine.core.models import Action, Seat, json_text
 from engine.core.seats import RESEAT, reseat
 from engine.games import get
@@ -53,7 +53,7 @@ class Tables(Games):
             status.vacation_until = until
             await self._save_lobby(outcome, lobby)
             await self._rewind(outcome, lobby, user_id)
-            outcome.game = await self._tell(outcome.game, lobby, translate(
+            outcome.game = await self._tell(outcome.game, lobby, msg(
                 "table.vacation", player=mention(user_id), until=timestamp(until, "f")))
             return outcome, until
 
@@ -71,7 +71,7 @@ class Tables(Games):
                 lobby.status_of(user_id).clock_left = held
             await self._save_lobby(outcome, lobby)
             await self._rewind(outcome, lobby, user_id)
-            await self._announce(outcome, lobby, lead=translate("table.back", player=mention(user_id)))
+            await self._announce(outcome, lobby, lead=msg("table.back", player=mention(user_id)))
             return outcome
 
     async def pause(self, channel_id: int, by: int, moderator: bool, interaction_id: str | None = None) -> Outcome:
@@ -86,7 +86,7 @@ class Tables(Games):
             await self._save_lobby(outcome, lobby)
             await self.store.delete_timers(outcome.game.id)
             self._forget_clocks(outcome.game.id)
-            outcome.game = await self._tell(outcome.game, lobby, translate("table.paused", player=mention(by)))
+            outcome.game = await self._tell(outcome.game, lobby, msg("table.paused", player=mention(by)))
             return outcome
 
     async def resume(self, channel_id: int, by: int, moderator: bool, interaction_id: str | None = None) -> Outcome:
@@ -106,7 +106,7 @@ class Tables(Games):
                 length = lobby.clock.seconds(decision, outcome.ruleset)
                 if player in left and length is not None and player not in armed:
                     armed[player] = await self._wind(outcome.game.id, player, now + left[player], length)
-            await self._after(outcome, lobby, lead=translate("table.resumed", player=mention(by)))
+            await self._after(outcome, lobby, lead=msg("table.resumed", player=mention(by)))
             return outcome
 
     async def set_deadline(self, channel_id: int, by: int, moderator: bool, hours: float | None,
@@ -120,8 +120,8 @@ class Tables(Games):
             lobby.clock = lobby.clock.model_copy(update={"turn_hours": hours})
             await self._save_lobby(outcome, lobby)
             await self._rewind(outcome, lobby)
-            lead = (translate("table.deadline", player=mention(by), hours=hours) if hours is not None
-                    else translate("table.deadline_off", player=mention(by)))
+            lead = (msg("table.deadline", player=mention(by), hours=hours) if hours is not None
+                    else msg("table.deadline_off", player=mention(by)))
             await self._announce(outcome, lobby, lead=lead)
             return outcome
 
@@ -138,7 +138,7 @@ class Tables(Games):
             new_state, events = outcome.ruleset.apply(outcome.state, action)
             await self._save(outcome, action, new_state, events, None, ai=False)
             await self._keep_a_host(outcome, lobby)
-            await self._after(outcome, lobby, lead=translate("table.kicked", host=mention(by), player=mention(target)),
+            await self._after(outcome, lobby, lead=msg("table.kicked", host=mention(by), player=mention(target)),
                               actor=by)
             return outcome
 
@@ -169,7 +169,7 @@ class Tables(Games):
                                       ai=False))
             self._remember(fresh.id, outcome.game.version, new_state)
             await self._rewind(outcome, lobby, old)
-            await self._announce(outcome, lobby, lead=translate("table.replaced", old=mention(old),
+            await self._announce(outcome, lobby, lead=msg("table.replaced", old=mention(old),
                                                                 new=mention(substitute.id)))
             return outcome
 
@@ -189,7 +189,7 @@ class Tables(Games):
             if kind == "withdraw":
                 lobby.votes = {k: [v for v in vs if v != user_id] for k, vs in lobby.votes.items()}
                 await self._save_lobby(outcome, lobby)
-                await self._tell(outcome.game, lobby, translate("table.vote_withdrawn", player=mention(user_id)))
+                await self._tell(outcome.game, lobby, msg("table.vote_withdrawn", player=mention(user_id)))
                 return VoteTally(kind=kind, voters=[], needed=needed, outcome=None)
             if kind not in ("draw", "surrender"):
                 raise RuleError("E_BAD_VOTE")
@@ -204,11 +204,11 @@ class Tables(Games):
                 await self.store.delete_timers(outcome.game.id)
                 self._forget_clocks(outcome.game.id)
                 humans = set(lobby.humans())
-                lead = translate(f"table.vote_{kind}",
+                lead = msg(f"table.vote_{kind}",
                                  winner=", ".join(who(w, outcome.state, humans) for w in winners))
             else:
                 await self._save_lobby(outcome, lobby)
-                lead = translate("table.vote", player=mention(user_id), kind=msg(f"vote.{kind}"),
+                lead = msg("table.vote", player=mention(user_id), kind=msg(f"vote.{kind}"),
                                  votes=len(voters), needed=len(needed))
             outcome.game = await self._tell(outcome.game, lobby, lead)
             return VoteTally(kind=kind, voters=list(voters), needed=needed, outcome=outcome if carried else None)

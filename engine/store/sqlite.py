@@ -524,3 +524,14 @@ class SqliteStore:
             await db.execute("INSERT INTO boards (game_id, message_id) VALUES (?, ?) "
                              "ON CONFLICT (game_id) DO UPDATE SET message_id = excluded.message_id",
                              (game_id, message_id))
+
+    async def guild_language(self, guild_id: int) -> str | None:
+        """The language a server chose for its new games (None: it has not chosen)."""
+        row = await self._one("SELECT language FROM guilds WHERE guild_id = ?", (guild_id,))
+        return str(row[0]) if row else None
+
+    async def set_guild_language(self, guild_id: int, language: str) -> None:
+        async with self.transaction() as db:
+            await db.execute("INSERT INTO guilds (guild_id, language) VALUES (?, ?) "
+                             "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language",
+                             (guild_id, language))

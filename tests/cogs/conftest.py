@@ -60,7 +60,7 @@ async def start_game(h: DispatchHarness, *names: str, game: str = "risk", **opti
     """
     members = [h.add_member(n) for n in names]
     defaults = {"setup": "random_deal", "placement": "bulk_sequential"} if game == "risk" else {}
-    await h.slash("game", "new", game, options={**defaults, **options}, user=members[0])
+    await h.slash("new", game, options={**defaults, **options}, user=members[0])
     for m in members[1:]:
         await h.slash("game", "join", user=m)
     await h.slash("game", "start", user=members[0])

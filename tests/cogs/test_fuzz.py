@@ -118,12 +118,12 @@ async def build(table: Table) -> None:
     table.channels = {"game": world.channel, "elsewhere": elsewhere, "quiet": quiet, "wq": wq}
     members = await start_game(h, "Ada", "Bo", "Cy", "Di", mode="secret_mission", defender_dice="choose")
     questers = [h.add_member(name) for name in ("Wil", "Xan", "Yul")]
-    await h.slash("game", "new", "wizards-quest", user=questers[0], channel=wq)
+    await h.slash("new", "wizards-quest", user=questers[0], channel=wq)
     for quester in questers[1:]:
         await h.slash("game", "join", user=quester, channel=wq)
     await h.slash("game", "start", user=questers[0], channel=wq)
     eve, fay = h.add_member("Eve"), h.add_member("Fay")
-    await h.slash("game", "new", "risk", options={"mode": "two_player", "setup": "random_deal"}, user=eve,
+    await h.slash("new", "risk", options={"mode": "two_player", "setup": "random_deal"}, user=eve,
                   channel=elsewhere)
     await h.slash("game", "join", user=fay, channel=elsewhere)
     await h.slash("game", "start", user=eve, channel=elsewhere)
@@ -191,7 +191,7 @@ async def wizards_quest_steps(table: Table, seated: dict[int, dict[str, Any]]) -
         table.saved[name], table.seq[name] = await stored(h), state.seq
         table.pending[name] = seated[RULESET.pending(state)[0].player]
         table.fitting[name] = sorted(TODO_ACTIONS[state.todo[0].kind] if state.todo else STEP_ACTIONS[state.phase])
-        view = wq_glue.controls(state, [])
+        view = wq_glue.controls(state, [], "en")
         table.offered[name] = [item.custom_id for item in view.children] if view else []  # type: ignore[attr-defined]
 
 

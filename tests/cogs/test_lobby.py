@@ -18,16 +18,16 @@ from tests.discord.payloads import INTEGER, STRING, USER, Typed
 @pytest.mark.rule("RISK-ERR-2", "RISK-ERR-3")
 async def test_errors_are_private_and_successes_public(h: DispatchHarness) -> None:
     ada = h.add_member("Ada")
-    opened = await h.slash("game", "new", "risk", user=ada)
+    opened = await h.slash("new", "risk", user=ada)
     assert opened.posts and "opened a game of **Risk**" in opened.said
-    again = await h.slash("game", "new", "risk", user=h.add_member("Bo"))
+    again = await h.slash("new", "risk", user=h.add_member("Bo"))
     refused(again, "This channel already has a game")
 
 
 async def test_a_game_outside_the_choices_is_refused(h: DispatchHarness) -> None:
     """Discord offers only the registered games, but a payload may name any: it is refused, not a crash."""
-    refused(await h.slash("game", "new", "chess", user=h.add_member("Ada")), "I don't know that command")
-    refused(await h.slash("game", "new", "chess", options={"mode": "standard"}, user=h.add_member("Bo")),
+    refused(await h.slash("new", "chess", user=h.add_member("Ada")), "I don't know that command")
+    refused(await h.slash("new", "chess", options={"mode": "standard"}, user=h.add_member("Bo")),
             "I don't know that command")
     assert await h.bot.service.store.live_game(channel_id(h)) is None  # type: ignore[attr-defined]
 
@@ -35,7 +35,7 @@ async def test_a_game_outside_the_choices_is_refused(h: DispatchHarness) -> None
 @pytest.mark.rule("RISK-DIG-15", "RISK-DIG-16")
 async def test_join_leave_and_host_only_commands(h: DispatchHarness) -> None:
     ada, bo = h.add_member("Ada"), h.add_member("Bo")
-    await h.slash("game", "new", "risk", options={"mode": "two_player"}, user=ada)
+    await h.slash("new", "risk", options={"mode": "two_player"}, user=ada)
     joined = await h.slash("game", "join", options={"colour": "blue"}, user=bo)
     assert joined.posts and "joins the game (2 seated)" in joined.said
     refused(await h.slash("game", "join", user=bo), "You're already in this game")
@@ -50,7 +50,7 @@ async def test_join_leave_and_host_only_commands(h: DispatchHarness) -> None:
 @pytest.mark.rule("RISK-DIG-16", "RISK-DIG-40")
 async def test_start_seats_everyone_and_pings_the_first_decision(h: DispatchHarness) -> None:
     ada = h.add_member("Ada")
-    await h.slash("game", "new", "risk", options={"setup": "random_deal"}, user=ada)
+    await h.slash("new", "risk", options={"setup": "random_deal"}, user=ada)
     await h.slash("game", "add-ai", user=ada)
     added = await h.slash("game", "add-ai", user=ada)
     assert "(AI) joins the game" in added.said
@@ -120,7 +120,7 @@ async def test_option_values_the_command_does_not_declare_are_refused(h: Dispatc
         refused(result, f"can't use in `{next(iter(options), 'choice')}`")
     assert await service.store.live_game(channel_id(h)) == before
     quiet = h.world.add_channel("quiet")
-    refused(await h.slash("game", "new", "risk", options={"timer": Typed("x", STRING)}, user=ada, channel=quiet),
+    refused(await h.slash("new", "risk", options={"timer": Typed("x", STRING)}, user=ada, channel=quiet),
             "`timer`")
     assert await service.store.live_game(int(quiet["id"])) is None
 
@@ -128,7 +128,7 @@ async def test_option_values_the_command_does_not_declare_are_refused(h: Dispatc
 async def test_a_name_is_shown_as_typed_never_read_as_a_message_or_markup(h: DispatchHarness) -> None:
     """A display name that looks like a message id, markup or a mention is shown literally (item 16 of #13)."""
     odd = h.add_member("@already_done")
-    await h.slash("game", "new", "risk", options={"setup": "random_deal"}, user=odd)
+    await h.slash("new", "risk", options={"setup": "random_deal"}, user=odd)
     await h.slash("game", "join", user=h.add_member("**Bold** <@1> @everyone"))
     await h.slash("game", "add-ai", user=odd)
     started = await h.slash("game", "start", user=odd)
@@ -141,7 +141,7 @@ async def test_a_name_is_shown_as_typed_never_read_as_a_message_or_markup(h: Dis
 async def test_a_command_delivered_five_times_is_applied_once(h: DispatchHarness) -> None:
     """One /game add-ai re-delivered by the gateway five times adds one AI seat (item 6 of #13)."""
     ada = h.add_member("Ada")
-    await h.slash("game", "new", "risk", user=ada)
+    await h.slash("new", "risk", user=ada)
     payload = h.world.slash("game", "add-ai", user=ada, guild_command=h._is_guild_command("game"))
     first = await h.interact(payload)
     assert "(AI) joins the game" in first.said
@@ -152,12 +152,12 @@ async def test_a_command_delivered_five_times_is_applied_once(h: DispatchHarness
 
 
 async def test_game_commands_are_for_servers_only(h: DispatchHarness) -> None:
-    """Item 20 of #13: in a direct message, /game new opened a lobby nobody could join."""
+    """Item 20 of #13: in a direct message, /new opened a lobby nobody could join."""
     ada = h.add_member("Ada")
     tree = {c.name: c for c in h.bot.tree.get_commands()}
     assert all(command.guild_only for command in tree.values()), [n for n, c in tree.items() if not c.guild_only]
     dm = h.world.dm_channel(ada)
-    for command, path in (("game", ("new", "risk")), ("board", ()), ("stats", ()), ("risk", ("hand",))):
+    for command, path in (("new", ("risk",)), ("game", ("join",)), ("board", ()), ("stats", ()), ("risk", ("hand",))):
         answer = await h.slash(command, *path, user=ada, channel=dm)
         refused(answer, "not in direct messages")
     assert await h.bot.service.store.live_game(int(dm["id"])) is None  # type: ignore[attr-defined]
@@ -166,7 +166,7 @@ async def test_game_commands_are_for_servers_only(h: DispatchHarness) -> None:
 async def test_an_unknown_button_or_command_is_answered_privately(h: DispatchHarness) -> None:
     """Item 21 of #13: a button of an older bot version, or a stale command list, gets a clear private answer."""
     ada = h.add_member("Ada")
-    opened = await h.slash("game", "new", "risk", user=ada)
+    opened = await h.slash("new", "risk", user=ada)
     payload = h.world.component("risk:retreat:7", message=opened.response.payload, user=ada)
     pressed = await h.interact(payload)
     assert pressed.ephemeral and "older version of the bot" in pressed.content
@@ -188,10 +188,8 @@ async def test_every_command_and_option_description_starts_with_a_capital(h: Dis
     assert described and not [(name, text) for name, text in described if text[:1].islower()]
 
 
-async def test_game_new_has_one_subcommand_per_game_made_from_its_options_model(h: DispatchHarness) -> None:
-    game = h.bot.tree.get_command("game")
-    assert isinstance(game, app_commands.Group)
-    new = game.get_command("new")
+async def test_new_has_one_subcommand_per_game_made_from_its_options_model(h: DispatchHarness) -> None:
+    new = h.bot.tree.get_command("new")
     assert isinstance(new, app_commands.Group)
     assert sorted(c.name for c in new.commands) == sorted(s.slug for s in specs())
     for found in specs():
@@ -199,7 +197,8 @@ async def test_game_new_has_one_subcommand_per_game_made_from_its_options_model(
         assert isinstance(command, app_commands.Command)
         own = [k for k in found.options_model.model_fields if k not in CLOCK_OPTIONS]
         names = [p.name for p in command.parameters]
-        assert names == [found.option_names.get(k, k) for k in own] + ["timer", "timeout_action", "absent_after"]
+        assert names == [found.option_names.get(k, k) for k in own] + ["timer", "timeout_action", "absent_after",
+                                                                               "language"]
         assert len(names) <= 25 and not any(p.required for p in command.parameters)
         for param in command.parameters:
             assert re.fullmatch(r"[a-z0-9_-]{1,32}", param.name) and 1 <= len(param.description) <= 100
@@ -209,3 +208,24 @@ async def test_game_new_has_one_subcommand_per_game_made_from_its_options_model(
                 assert [c.value for c in param.choices] == list(get_args(field.annotation))
     risk = new.get_command("risk")
     assert isinstance(risk, app_commands.Command) and risk._params["placement"].choices[-1].value == "simultaneous"
+
+
+async def test_a_game_speaks_its_language_and_each_member_reads_their_own(h: DispatchHarness) -> None:
+    ada, bo = h.add_member("Ada"), h.add_member("Bo")
+    opened = await h.slash("new", "risk", options={"language": "ko"}, user=ada)
+    assert opened.posts and ("리스크" in opened.said or "게임" in opened.said), opened.said
+    private = await h.slash("game", "join", user=ada, locale="ru")
+    refused(private, "Вы уже")  # a private reply speaks the member's own language
+    changed = await h.slash("game", "language", options={"language": "de"}, user=ada)
+    assert changed.posts and "Deutsch" in changed.said, changed.said
+    refused(await h.slash("game", "language", options={"language": "ru"}, user=bo), "host")
+
+
+async def test_only_a_member_who_manages_the_server_sets_its_language(h: DispatchHarness) -> None:
+    refused(await h.slash("game", "language", options={"language": "ru", "server": True}, user=h.add_member("Cy")),
+            "manage the server")
+    boss = h.add_member("Boss", admin=True)
+    done = await h.slash("game", "language", options={"language": "ru", "server": True}, user=boss)
+    assert done.ephemeral and "Русский" not in done.content and "Russian" in done.content
+    opened = await h.slash("new", "risk", user=boss)
+    assert opened.posts and "Russian" not in opened.said and "игр" in opened.said, opened.said

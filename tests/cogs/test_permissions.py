@@ -5,7 +5,6 @@ because the channel plays the other game (a rule reason, not a permission)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -13,7 +12,6 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
-from engine.core.i18n import catalogue
 from engine.core.models import GameState, from_json, to_json
 from engine.games.risk import RiskState
 from engine.games.risk.mapdata import classic
@@ -22,6 +20,7 @@ from engine.games.wizards_quest import RULESET, WQState
 from tests.cogs.conftest import Stored, put_state, restore, start_game, state_of, stored, uid
 from tests.cogs.test_wizards_quest import scenario
 from tests.discord.harness import DispatchHarness, InteractionResult
+from tests.texts import fragment
 
 BOARD = classic()
 PERMISSION_IDS = ("E_NOT_PLAYER", "E_ELIMINATED", "E_NOT_YOUR_TURN", "E_NOT_HOST", "E_NOT_DEFENDER",
@@ -31,13 +30,8 @@ LOBBY_ONLY = {"game join", "game leave", "game add-ai", "game start"}
 Answer = Literal["yes", "no", "other"]
 
 
-def _fragment(text: str) -> str:
-    """The longest placeholder-free stretch of a message: it identifies the message in any reply."""
-    return max(re.split(r"\{[^}]*\}", text), key=len)
-
-
-PERMISSION = {key: _fragment(catalogue("en")[key]) for key in PERMISSION_IDS}
-OTHER_GAME = _fragment(catalogue("en")["E_OTHER_GAME"])
+PERMISSION = {key: fragment(key) for key in PERMISSION_IDS}
+OTHER_GAME = fragment("E_OTHER_GAME")
 
 ROLES = {
     "a": "a member seated in another channel's game",
@@ -136,9 +130,9 @@ wq mage              other other other other other other other
 wq end               other other other other other other other
 wq hand              other other other other other other other
 wq help              yes   yes   yes   yes   yes   yes   yes
-game new risk        yes   yes   yes   yes   yes   yes   yes
-game new wizards-quest yes yes  yes   yes   yes   yes   yes
-game new battlemist   yes   yes   yes   yes   yes   yes   yes
+new risk             yes   yes   yes   yes   yes   yes   yes
+new wizards-quest  yes   yes   yes   yes   yes   yes   yes
+new battlemist        yes   yes   yes   yes   yes   yes   yes
 game status          yes   yes   yes   yes   yes   yes   yes
 game export          yes   yes   yes   yes   yes   yes   yes
 game replay          yes   yes   yes   yes   yes   yes   yes
@@ -152,6 +146,7 @@ game replace         no    no    no    no    no    yes   yes
 game pause           no    no    no    no    no    yes   yes
 game resume          no    no    no    no    no    yes   yes
 game deadline        no    no    no    no    no    yes   yes
+game language        no    no    no    no    no    yes   yes
 board                yes   yes   yes   yes   yes   yes   yes
 history              yes   yes   yes   yes   yes   yes   yes
 stats                yes   yes   yes   yes   yes   yes   yes
@@ -200,9 +195,9 @@ wq mage              no    no    no    no    yes   no    no
 wq end               no    no    no    no    yes   no    no
 wq hand              no    no    yes   yes   yes   yes   no
 wq help              yes   yes   yes   yes   yes   yes   yes
-game new risk        yes   yes   yes   yes   yes   yes   yes
-game new wizards-quest yes yes  yes   yes   yes   yes   yes
-game new battlemist   yes   yes   yes   yes   yes   yes   yes
+new risk             yes   yes   yes   yes   yes   yes   yes
+new wizards-quest  yes   yes   yes   yes   yes   yes   yes
+new battlemist        yes   yes   yes   yes   yes   yes   yes
 game status          yes   yes   yes   yes   yes   yes   yes
 game export          yes   yes   yes   yes   yes   yes   yes
 game replay          yes   yes   yes   yes   yes   yes   yes
@@ -216,6 +211,7 @@ game replace         no    no    no    no    no    yes   yes
 game pause           no    no    no    no    no    yes   yes
 game resume          no    no    no    no    no    yes   yes
 game deadline        no    no    no    no    no    yes   yes
+game language        no    no    no    no    no    yes   yes
 board                yes   yes   yes   yes   yes   yes   yes
 history              yes   yes   yes   yes   yes   yes   yes
 stats                yes   yes   yes   yes   yes   yes   yes
@@ -335,7 +331,7 @@ async def elsewhere_and_moderator(h: DispatchHarness, game: str) -> tuple[dict[s
     elsewhere = h.world.add_channel("elsewhere")
     eve, fay = h.add_member("Eve"), h.add_member("Fay")
     two = {"mode": "two_player"} if game == "risk" else {}
-    await h.slash("game", "new", game, options={**two}, user=eve, channel=elsewhere)
+    await h.slash("new", game, options={**two}, user=eve, channel=elsewhere)
     await h.slash("game", "join", user=fay, channel=elsewhere)
     await h.slash("game", "start", user=eve, channel=elsewhere)
     mods = h.world.add_role("Mods", permissions=discord.Permissions(manage_channels=True).value)
@@ -395,7 +391,7 @@ def options(command: str, seats: Seats) -> dict[str, Any]:
         "wq capture": {"count": 1}, "wq region": {"region": 3}, "wq mage": {"territory": "1.1"},
         "game vacation": {"days": 2}, "game vote": {"choice": "draw"},
         "game kick": {"player": roles["d"]}, "game replace": {"old": roles["d"], "new": x["newbie"]},
-        "game deadline": {"hours": 2.0}, "board": {"view": "text"},
+        "game deadline": {"hours": 2.0}, "game language": {"language": "de"}, "board": {"view": "text"},
         "bm region": {"region": "N06"}, "bm race": {"race": "daq"}, "bm tile": {"tile": "T1", "q": 0, "r": 0},
         "bm play": {"card": "AC01"}, "bm cast": {"spell": "SP01"}, "bm discard": {"card": "AC01"},
         "bm vote": {"choice": "commit"}, "bm initiative": {"change": "keep"},
@@ -500,11 +496,11 @@ async def test_permission_matrix_of_a_running_wizards_quest_game(h: DispatchHarn
 async def test_permission_matrix_of_a_lobby(h: DispatchHarness) -> None:
     cells = table(LOBBY)
     host, joined = h.add_member("Hal"), h.add_member("Jo")
-    await h.slash("game", "new", "risk", user=host)
+    await h.slash("new", "risk", user=host)
     await h.slash("game", "join", user=joined)
     elsewhere = h.world.add_channel("elsewhere")
     eve = h.add_member("Eve")
-    await h.slash("game", "new", "risk", user=eve, channel=elsewhere)
+    await h.slash("new", "risk", user=eve, channel=elsewhere)
     mods = h.world.add_role("Mods", permissions=discord.Permissions(manage_channels=True).value)
     roles = {"a": eve, "b": h.add_member("Spectator"), "g": h.add_member("Mo", roles=[mods]), "h": host,
              "j": joined}

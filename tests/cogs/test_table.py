@@ -146,7 +146,7 @@ async def test_a_draw_vote_needs_everyone(h: DispatchHarness) -> None:
 
 async def test_export_replays_and_the_replay_gif(h: DispatchHarness) -> None:
     ada = h.add_member("Ada")
-    await h.slash("game", "new", "risk", options={"setup": "random_deal"}, user=ada)
+    await h.slash("new", "risk", options={"setup": "random_deal"}, user=ada)
     await h.slash("game", "add-ai", user=ada)
     await h.slash("game", "add-ai", user=ada)
     await h.slash("game", "start", user=ada)
@@ -227,27 +227,27 @@ async def test_a_missed_deadline_is_announced_by_the_timers_cog(h: DispatchHarne
 
 async def test_a_lobby_that_never_starts_closes_with_a_notice(h: DispatchHarness) -> None:
     ada = h.add_member("Ada")
-    opened = await h.slash("game", "new", "risk", user=ada)
+    opened = await h.slash("new", "risk", user=ada)
     assert "the lobby closes <t:" in opened.said
     await due_now(h, "expiry")
     [notice] = await posted(h, "never started")
     assert "closed after 7 days" in notice and f"<@{uid(ada)}>" in notice
     assert await h.bot.service.store.live_game(channel_id(h)) is None  # type: ignore[attr-defined]
-    assert "opened a game" in (await h.slash("game", "new", "risk", user=ada)).said
+    assert "opened a game" in (await h.slash("new", "risk", user=ada)).said
 
 
 @pytest.mark.rule("RISK-OPT-8", "RISK-OPT-9", "RISK-OPT-10", "RISK-OPT-11")
 async def test_new_game_clock_options(h: DispatchHarness) -> None:
     """A timer of an hour or less makes a live game, whose defenders get one minute (ruling 10)."""
     ada = h.add_member("Ada")
-    await h.slash("game", "new", "risk", options={"timer": 0.5, "timeout_action": "skip",
+    await h.slash("new", "risk", options={"timer": 0.5, "timeout_action": "skip",
                                           "absent_after": 3}, user=ada)
     clock = (await lobby_of(h)).clock
     assert (clock.turn_hours, clock.reaction_minutes, clock.timeout_action, clock.absent_after) == (0.5, 1.0,
                                                                                                    "skip", 3)
     await h.slash("game", "abandon", user=ada)
     await h.button(next(c for c in h.messages()[-1].custom_ids() if c.endswith(":yes")), user=ada)
-    await h.slash("game", "new", "risk", user=ada)
+    await h.slash("new", "risk", user=ada)
     clock = (await lobby_of(h)).clock
     assert (clock.turn_hours, clock.reaction_minutes, clock.timeout_action, clock.absent_after) == (24.0, 60.0,
                                                                                                    "ai", 2)
@@ -281,10 +281,10 @@ async def test_security_rate_limit_per_user(tmp_path: Path) -> None:
         answers = [await h.slash("game", "status", user=flooder) for _ in range(4)]
         assert all("There is no game" in a.said for a in answers[:3])
         refused(answers[3], "please wait")
-        opened = await h.slash("game", "new", "risk", user=flooder)
+        opened = await h.slash("new", "risk", user=flooder)
         refused(opened, "please wait")
         assert await bot.service.store.live_game(channel_id(h)) is None  # the limited command did nothing
-        assert "opened a game" in (await h.slash("game", "new", "risk", user=other)).said
+        assert "opened a game" in (await h.slash("new", "risk", user=other)).said
         await h.slash("game", "abandon", user=other)
         press = await h.button(next(c for c in h.messages()[-1].custom_ids() if c.endswith(":yes")), user=flooder)
         refused(press, "please wait")  # buttons are limited too
@@ -298,7 +298,7 @@ async def test_security_cap_on_games_per_server(tmp_path: Path) -> None:
         host = h.add_member("Host")
         for name in ("one", "two", "three"):
             channel = h.world.add_channel(name)
-            answer = await h.slash("game", "new", "risk", user=host, channel=channel)
+            answer = await h.slash("new", "risk", user=host, channel=channel)
         refused(answer, "already has 2 games in progress")
         assert "opened a game" not in answer.said
     await bot.close()
@@ -387,7 +387,7 @@ async def test_ai_turns_are_summed_up_in_a_line_each(h: DispatchHarness) -> None
     """Item 19 of #13: an AI turn is one short line; its dice stay in /history."""
     ada = h.add_member("Ada")
     h.bot.service.seed_source = lambda: 11  # type: ignore[attr-defined]  # AI turns long enough to be summed up
-    await h.slash("game", "new", "risk", options={"setup": "random_deal", "placement": "bulk_sequential"},
+    await h.slash("new", "risk", options={"setup": "random_deal", "placement": "bulk_sequential"},
                   user=ada)
     for _ in range(3):
         await h.slash("game", "add-ai", user=ada)
@@ -413,7 +413,7 @@ async def test_ai_turns_are_summed_up_in_a_line_each(h: DispatchHarness) -> None
 async def test_a_game_left_to_the_ai_seats_is_one_summary_and_the_final_board(h: DispatchHarness) -> None:
     """One human and five AIs: the human resigns, and the AIs play the game out in one short post."""
     ada = h.add_member("Ada")
-    await h.slash("game", "new", "risk", options={"setup": "random_deal"}, user=ada)
+    await h.slash("new", "risk", options={"setup": "random_deal"}, user=ada)
     for _ in range(5):
         await h.slash("game", "add-ai", user=ada)
     await h.slash("game", "start", user=ada)

@@ -68,11 +68,11 @@ def scenario(base: WQState, **changes: Any) -> WQState:
 
 async def test_new_game_takes_each_games_own_options(h: DispatchHarness) -> None:
     ada = h.add_member("Ada")
-    refused(await h.slash("game", "new", "wizards-quest", options={"mode": "two_player"}, user=ada),
+    refused(await h.slash("new", "wizards-quest", options={"mode": "two_player"}, user=ada),
             "Wizard's Quest has no option `mode`. Its options are: turn_order, decoy, round_limit, timer,")
-    refused(await h.slash("game", "new", "risk", options={"round_limit": 5}, user=ada),
+    refused(await h.slash("new", "risk", options={"round_limit": 5}, user=ada),
             "Risk has no option `round_limit`")
-    opened = await h.slash("game", "new", "wizards-quest", options={"turn_order": "fixed", "round_limit": 20,
+    opened = await h.slash("new", "wizards-quest", options={"turn_order": "fixed", "round_limit": 20,
                                                    "timer": 2}, user=ada)
     assert opened.posts and "**Wizard's Quest**" in opened.said
     assert "turn_order: fixed" in opened.said and "round_limit: 20" in opened.said
@@ -93,7 +93,7 @@ async def test_a_game_without_a_picture_posts_its_text_board(h: DispatchHarness,
     text_only = replace(spec("wizards_quest"), renderer=None)  # as for a game whose renderer is still to come
     monkeypatch.setattr("renderer.spec", lambda name: text_only if get(name) is text_only.ruleset else spec(name))
     ada = h.add_member("Ada")
-    await h.slash("game", "new", "wizards-quest", user=ada)
+    await h.slash("new", "wizards-quest", user=ada)
     await h.slash("game", "add-ai", user=ada)
     started = await h.slash("game", "start", user=ada)
     posted = "\n".join(m.content for m in started.channel_messages)

@@ -10,6 +10,7 @@ import math
 import re
 import time
 import traceback
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -36,6 +37,12 @@ MAX_PINS = 250
 CHANNEL_PINNED_MESSAGE = 6
 """The message type of the notice Discord posts when a message is pinned."""
 RATE_LIMIT_SCOPES = ("user", "shared", "global")
+LOCALES = frozenset({"id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu", "nl", "no",
+                     "pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk", "hi", "th", "zh-CN",
+                     "ja", "zh-TW", "ko"})
+"""The locales Discord takes for a command's localizations."""
+MAX_COMMAND_CHARS = 4000
+"""A command's names, descriptions, choice names and values together, in any one locale."""
 
 
 class ManualClock:
@@ -943,7 +950,11 @@ class FakeAPI:
         return Reply(200, {k: v for k, v in found.items() if k != "permissions"})
 
     def _sync(self, call: Call) -> Reply:
-        """PUT /applications/{app}/commands or .../guilds/{guild}/commands: store and echo with ids."""
+        """PUT /applications/{app}/commands or .../guilds/{guild}/commands: store and echo with ids, or refuse the
+        whole list (50035) when one of its commands breaks Discord's limits."""
+        problems = [problem for command in call.json or [] for problem in command_problems(command)]
+        if problems:
+            raise FakeHTTPError(400, 50035, "Invalid Form Body: " + "; ".join(problems[:20]))
         guild_id = call.ids.get("guild_id")
         previous = {c["name"]: c for c in self.commands.get(guild_id, [])}
         stored = []
@@ -969,3 +980,78 @@ class FakeAPI:
     def _get_commands(self, call: Call) -> Reply:
         """GET the synced commands."""
         return Reply(200, self.commands.get(call.ids.get("guild_id"), []))
+
+
+def _name_ok(name: Any) -> bool:
+    """Discord's rule for a command or option name: 1–32 letters, digits (any script), `-`, `_` or `'`, lower case."""
+    return (isinstance(name, str) and 1 <= len(name) <= 32 and name == name.lower()
+            and all(c in "-_'" or unicodedata.category(c)[0] in "LN" or unicodedata.category(c) in ("Mn", "Mc")
+                    for c in name))
+
+
+def command_problems(command: Mapping[str, Any]) -> list[str]:
+    """What Discord refuses in a chat-input command: names, descriptions, localizations, counts and size."""
+    problems: list[str] = []
+    chars: dict[str, int] = {}
+
+    def count(item: Mapping[str, Any], *fields: str) -> None:
+        for locale in LOCALES:
+            chars[locale] = chars.get(locale, 0) + sum(
+                len(str((item.get(f"{f}_localizations") or {}).get(locale) or item.get(f) or "")) for f in fields)
+
+    def named(item: Mapping[str, Any], where: str, *, description: bool = True) -> None:
+        if not _name_ok(item.get("name")):
+            problems.append(f"{where}: bad name {item.get('name')!r}")
+        for locale, name in (item.get("name_localizations") or {}).items():
+            if locale not in LOCALES:
+                problems.append(f"{where}: unknown locale {locale!r}")
+            elif not _name_ok(name):
+                problems.append(f"{where}: bad {locale} name {name!r}")
+        texts = [item.get("description"), *(item.get("description_localizations") or {}).values()]
+        if description and not all(isinstance(t, str) and 1 <= len(t) <= 100 for t in texts):
+            problems.append(f"{where}: a description is not 1–100 characters")
+        for locale in item.get("description_localizations") or {}:
+            if locale not in LOCALES:
+                problems.append(f"{where}: unknown locale {locale!r}")
+
+    def options(items: list[Mapping[str, Any]], where: str) -> None:
+        if len(items) > 25:
+            problems.append(f"{where}: {len(items)} options (at most 25)")
+        for locale in [None, *LOCALES]:
+            names = [(o.get("name_localizations") or {}).get(locale) or o.get("name") if locale else o.get("name")
+                     for o in items]
+            if len(names) != len(set(names)):
+                problems.append(f"{where}: two options named alike in {locale or 'the default locale'}")
+        seen_optional = False
+        for option in items:
+            here = f"{where} {option.get('name')}"
+            named(option, here)
+            count(option, "name", "description")
+            if option.get("type") in (1, 2):
+                options(option.get("options") or [], here)
+                continue
+            if option.get("required") and seen_optional:
+                problems.append(f"{here}: a required option after an optional one")
+            seen_optional = seen_optional or not option.get("required")
+            choices = option.get("choices") or []
+            if len(choices) > 25 or (choices and option.get("autocomplete")):
+                problems.append(f"{here}: {len(choices)} choices (at most 25, none with autocomplete)")
+            for choice in choices:
+                texts = [choice.get("name"), *(choice.get("name_localizations") or {}).values()]
+                if not all(isinstance(t, str) and 1 <= len(t) <= 100 for t in texts):
+                    problems.append(f"{here}: a choice name is not 1–100 characters")
+                if any(locale not in LOCALES for locale in choice.get("name_localizations") or {}):
+                    problems.append(f"{here}: a choice localized for an unknown locale")
+                count(choice, "name")
+                for locale in LOCALES:
+                    chars[locale] += len(str(choice.get("value")))
+
+    if command.get("type", 1) != 1:
+        return problems
+    where = f"/{command.get('name')}"
+    named(command, where)
+    count(command, "name", "description")
+    options(list(command.get("options") or []), where)
+    if max(chars.values(), default=0) > MAX_COMMAND_CHARS:
+        problems.append(f"{where}: {max(chars.values())} characters in one locale (at most {MAX_COMMAND_CHARS})")
+    return problems

@@ -2,7 +2,7 @@
 
 In-process:
     async with FakeDiscord() as fake, fake.run_bot(MyBot()) as bot:
-        rec = await fake.slash("game", "new", "risk")
+        rec = await fake.slash("new", "risk")
         msg = await fake.wait_for_response(rec.id)
         assert not fake.unhandled()
 

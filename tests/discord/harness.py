@@ -1,7 +1,7 @@
 """Layer 2: real INTERACTION_CREATE payloads through a bot's CommandTree and views, with HTTP answered in-process.
 
     async with DispatchHarness(bot) as h:          # bot: commands.Bot with cogs added (not logged in)
-        result = await h.slash("game", "new", "risk")
+        result = await h.slash("new", "risk")
         assert not result.ephemeral and "Risk" in result.content
         await h.button("join", user=h.add_member("Ada"))
 """

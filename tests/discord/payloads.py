@@ -114,7 +114,7 @@ def dm_channel(recipient: dict, *, id: str | None = None) -> dict:
 
 
 def guild(guild_id: str, *, name: str, owner_id: str, roles: Sequence[dict], channels: Sequence[dict],
-          members: Sequence[dict]) -> dict:
+          members: Sequence[dict], locale: str = "en-US") -> dict:
     """Return a full GUILD_CREATE payload (members without the interaction-only `permissions` key)."""
     guild_members = [{k: v for k, v in m.items() if k != "permissions"} for m in members]
     return {
@@ -124,7 +124,7 @@ def guild(guild_id: str, *, name: str, owner_id: str, roles: Sequence[dict], cha
         "mfa_level": 0, "application_id": None, "system_channel_id": None, "system_channel_flags": 0,
         "rules_channel_id": None, "public_updates_channel_id": None, "safety_alerts_channel_id": None,
         "vanity_url_code": None, "description": None, "banner": None, "premium_tier": 0,
-        "premium_subscription_count": 0, "preferred_locale": "en-US", "nsfw_level": 0, "nsfw": False,
+        "premium_subscription_count": 0, "preferred_locale": locale, "nsfw_level": 0, "nsfw": False,
         "premium_progress_bar_enabled": False, "max_members": 500000, "max_video_channel_users": 25,
         "joined_at": snowflake_time(guild_id), "large": False, "unavailable": False,
         "member_count": len(guild_members), "voice_states": [], "members": guild_members,
@@ -234,7 +234,7 @@ def command_options(path: Sequence[str], options: Mapping[str, Any] | None = Non
 def interaction(type: int, *, app_id: str, channel: dict, user: dict, data: dict | None = None,
                 message: dict | None = None, guild: Mapping[str, Any] | None = None, id: str | None = None,
                 token: str | None = None, app_permissions: int = ALL_PERMISSIONS, locale: str = "en-US",
-                attachment_size_limit: int = 10 * 1024 * 1024) -> dict:
+                guild_locale: str = "en-US", attachment_size_limit: int = 10 * 1024 * 1024) -> dict:
     """Return an INTERACTION_CREATE payload; `user` is a member payload (guild) or a user payload (DM).
 
     `attachment_size_limit` is the largest file the bot may upload in answer (it depends on the server's boosts).
@@ -248,9 +248,9 @@ def interaction(type: int, *, app_id: str, channel: dict, user: dict, data: dict
     }
     guild_id = channel.get("guild_id")
     if guild_id is not None:
-        payload.update(guild_id=guild_id, guild_locale="en-US", context=0,
+        payload.update(guild_id=guild_id, guild_locale=guild_locale, context=0,
                        authorizing_integration_owners={"0": guild_id})
-        payload["guild"] = dict(guild or {"id": guild_id, "locale": "en-US", "features": []})
+        payload["guild"] = dict(guild or {"id": guild_id, "locale": guild_locale, "features": []})
         payload["member"] = user if "user" in user else member(user, permissions=MEMBER_PERMISSIONS)
     else:
         payload.update(context=1, authorizing_integration_owners={"0": "0"})
@@ -313,9 +313,11 @@ class World:
     """One application, its bot user and a guild with channels, roles and members; builds consistent payloads."""
 
     def __init__(self, *, guild_name: str = "Test Guild", channel_name: str = "general", bot_name: str = "GameMaster",
-                 app_id: str | None = None) -> None:
-        """Create the bot user, the guild (@everyone role, one text channel) and members `owner` and `player`."""
+                 app_id: str | None = None, locale: str = "en-US") -> None:
+        """Create the bot user, the guild (@everyone role, one text channel) and members `owner` and `player`;
+        `locale` is the guild's preferred locale and its members' clients' (an interaction may say otherwise)."""
         self.app_id = app_id or snowflake()
+        self.locale = locale
         self.bot_user = user(bot_name, id=self.app_id, bot=True)
         self.guild_id = snowflake()
         self.guild_name = guild_name
@@ -385,7 +387,7 @@ class World:
     def guild_payload(self) -> dict:
         """Return the GUILD_CREATE payload for the current guild state."""
         return guild(self.guild_id, name=self.guild_name, owner_id=self.owner["user"]["id"], roles=self.roles,
-                     channels=self.channels, members=list(self.members.values()))
+                     channels=self.channels, members=list(self.members.values()), locale=self.locale)
 
     def _actor(self, who: dict | None, channel: dict) -> dict:
         """Return the member payload (guild channel, with permissions) or user payload (DM) for an interaction."""
@@ -399,7 +401,8 @@ class World:
     def _common(self, user: dict | None, channel: dict | None) -> dict[str, Any]:
         """Return the keyword arguments shared by every interaction factory."""
         channel = channel or self.channel
-        return {"app_id": self.app_id, "channel": channel, "user": self._actor(user, channel)}
+        return {"app_id": self.app_id, "channel": channel, "user": self._actor(user, channel), "locale": self.locale,
+                "guild_locale": self.locale}
 
     def _command_guild(self, command: str, guild_command: bool | None) -> str | None:
         """Return data.guild_id for a command: set for guild commands (None = synced to the guild only)."""
@@ -412,7 +415,7 @@ class World:
         """Return a slash-command interaction from `user` (default: player) in `channel` (default: general)."""
         return slash_command(command, *path, options=options, command_id=self.command_ids.get(command),
                              command_guild_id=self._command_guild(command, guild_command),
-                             **self._common(user, channel), **extra)
+                             **(self._common(user, channel) | extra))
 
     def autocomplete(self, command: str, *path: str, options: Mapping[str, Any], focused: str,
                      user: dict | None = None, channel: dict | None = None, guild_command: bool | None = None,
@@ -420,7 +423,7 @@ class World:
         """Return an autocomplete interaction with `focused` marking the option being typed."""
         return autocomplete(command, *path, options=options, focused=focused, command_id=self.command_ids.get(command),
                             command_guild_id=self._command_guild(command, guild_command),
-                            **self._common(user, channel), **extra)
+                            **(self._common(user, channel) | extra))
 
     def component(self, custom_id: str, *, message: dict, component_type: int | None = None,
                   values: Sequence[str] | None = None, user: dict | None = None, **extra: Any) -> dict:
@@ -431,9 +434,9 @@ class World:
             component_type = found["type"] if found else (BUTTON if values is None else STRING_SELECT)
         channel = self.channel_by_id(message["channel_id"]) or self.channel
         return component_interaction(custom_id, message=message, component_type=component_type, values=values,
-                                     **self._common(user, channel), **extra)
+                                     **(self._common(user, channel) | extra))
 
     def modal_submit(self, custom_id: str, values: Mapping[str, str], *, user: dict | None = None,
                      channel: dict | None = None, message: dict | None = None, **extra: Any) -> dict:
         """Return a modal-submit interaction."""
-        return modal_submit(custom_id, values, message=message, **self._common(user, channel), **extra)
+        return modal_submit(custom_id, values, message=message, **(self._common(user, channel) | extra))

@@ -371,9 +371,9 @@ class Chaos(Humans):
     # -- a whole game
 
     async def open_game(self) -> None:
-        """`/game new` of Risk (territories dealt at random), two AI seats, `/game start`."""
+        """`/new` of Risk (territories dealt at random), two AI seats, `/game start`."""
         pid = int(self.member["user"]["id"])
-        await self.slash(pid, "game", "new", "risk", options={"setup": "random_deal",
+        await self.slash(pid, "new", "risk", options={"setup": "random_deal",
                                                       "placement": "bulk_sequential"})
         for _ in range(2):
             await self.slash(pid, "game", "add-ai")

@@ -188,7 +188,7 @@ async def test_two_humans_and_an_ai_play_battlemist_to_the_end_across_a_restart(
         env = bot_env(fake.env(), db)
         humans = Humans(fake, db, members)
         async with running(fake, env, tmp_path) as bot:
-            _, created = await humans.slash(alice_id, "game", "new", "battlemist",
+            _, created = await humans.slash(alice_id, "new", "battlemist",
                                             options={"round_cap": ROUND_CAP, "player_trades": True})
             assert "Battlemist" in created.content
             await humans.slash(bob_id, "game", "join")

@@ -47,7 +47,7 @@ async def test_crash_sigkill_in_the_middle_of_a_command(tmp_path: Path) -> None:
             await bot.start()
             await fake.wait_until_identified(timeout=STARTUP_TIMEOUT_S)
             await fake.wait_for(lambda r: r.route == "sync_global", STARTUP_TIMEOUT_S)
-            await humans.slash(alice_id, "game", "new", "risk", options={"setup": "random_deal",
+            await humans.slash(alice_id, "new", "risk", options={"setup": "random_deal",
                                                                  "placement": "bulk_sequential"})
             for _ in range(3):
                 await humans.slash(alice_id, "game", "add-ai")

@@ -74,8 +74,8 @@ async def delivered(fake: FakeDiscord, channel_id: str, expected: list) -> None:
 async def start_game(fake: FakeDiscord, host: dict, channel: dict, inject: Callable[[], object]) -> None:
     """Open a Risk game with two AI seats in `channel`, call `inject`, and start the game (its reply is best effort:
     only the acknowledgement is awaited)."""
-    for step, options in ((("new", "risk"), {"setup": "random_deal"}), (("add-ai",), None), (("add-ai",), None)):
-        record = await fake.slash("game", *step, options=options, user=host, channel=channel)
+    for step, options in ((("new", "risk"), {"setup": "random_deal"}), (("game", "add-ai"), None), (("game", "add-ai"), None)):
+        record = await fake.slash(*step, options=options, user=host, channel=channel)
         answer = await fake.wait_for_result(record.id, 15)
         assert not answer.content.startswith("⚠️"), answer.content
     inject()

@@ -39,8 +39,8 @@ def attempts(db: Path) -> list[int | None]:
 
 
 async def open_game(fake: FakeDiscord, host: dict) -> None:
-    for path, options in ((("new", "risk"), {"setup": "random_deal"}), (("add-ai",), None), (("add-ai",), None)):
-        record = await fake.slash("game", *path, options=options, user=host)
+    for path, options in ((("new", "risk"), {"setup": "random_deal"}), (("game", "add-ai"), None), (("game", "add-ai"), None)):
+        record = await fake.slash(*path, options=options, user=host)
         assert not (await fake.wait_for_result(record.id)).content.startswith("⚠️")
 
 

@@ -1,4 +1,6 @@
-"""A whole Risk game through the real bot process: two humans and an AI, with a kill and restart in the middle.
+"""A whole Risk game through the real bot process, on a Korean server (the language of Risk's seed rulebook): two
+humans and an AI, with a kill and restart in the middle. Nothing says the game's language: the server's preferred
+locale chooses it, and every post, board and private answer is in Korean.
 
 The unmodified `python bot.py` runs as a subprocess pointed at a FakeDiscord on 127.0.0.1. The test plays the two
 human seats: it reads the game from the bot's SQLite file (read-only), lets the baseline policy pick each human's
@@ -8,15 +10,17 @@ action and turns that action into the slash command or button a player would use
 from __future__ import annotations
 
 import random
+import re
 import time
 from pathlib import Path
 
+from engine.core.i18n import translate
 from engine.games.risk import RULESET, RiskState
 from engine.games.risk import actions as A
 from engine.games.risk.state import Phase
 from tests.discord.fakeapi import InteractionRecord, SentMessage
 from tests.discord.fakediscord import FakeDiscord
-from tests.discord.payloads import STRING_SELECT, iter_components
+from tests.discord.payloads import STRING_SELECT, World, iter_components
 from tests.e2e.botprocess import (
     STEP_TIMEOUT_S,
     TOKEN,
@@ -26,6 +30,7 @@ from tests.e2e.botprocess import (
     integrity,
     running,
 )
+from tests.texts import fragment
 
 HUMAN_SEED = 53
 """Seed of the random source the baseline policy gets for the human seats."""
@@ -36,7 +41,8 @@ RESTART_AFTER = 40
 """Human interactions before the bot is killed (at the next moment a button of the last answer is current)."""
 RESTART_LATEST = 3 * RESTART_AFTER
 """Restart by then even if no button is current."""
-STALE_TEXT = "from an earlier moment of the game"
+LANGUAGE = "ko"
+STALE_TEXT = fragment("button.stale", LANGUAGE)
 SETUP_PHASES = (Phase.SETUP_CLAIM, Phase.SETUP_PLACE, Phase.SETUP_PLACE_2P)
 
 
@@ -209,7 +215,7 @@ class Humans(Driver):
 async def test_two_humans_and_an_ai_play_risk_to_the_end_across_a_restart(tmp_path: Path) -> None:
     started = time.monotonic()
     db = tmp_path / "bot.sqlite3"
-    async with FakeDiscord(token=TOKEN) as fake:
+    async with FakeDiscord(World(locale=LANGUAGE), token=TOKEN) as fake:
         alice, bob = await fake.add_member("Alice"), await fake.add_member("Bob")
         members = {int(m["user"]["id"]): m for m in (alice, bob)}
         env = bot_env(fake.env(), db)
@@ -218,14 +224,14 @@ async def test_two_humans_and_an_ai_play_risk_to_the_end_across_a_restart(tmp_pa
 
             # The lobby: Alice hosts, Bob joins, Alice adds an AI and starts.
             alice_id, bob_id = members
-            _, created = await humans.slash(alice_id, "game", "new", "risk", options={
+            _, created = await humans.slash(alice_id, "new", "risk", options={
                 "setup": "random_deal", "placement": "bulk_sequential"})
-            assert "Risk" in created.content
+            assert translate("title.risk", LANGUAGE) in created.content
             await humans.slash(bob_id, "game", "join")
             _, added = await humans.slash(alice_id, "game", "add-ai")
-            assert "(AI)" in added.content
+            assert "🤖" in added.content
             _, begun = await humans.slash(alice_id, "game", "start")
-            assert "begins" in begun.content
+            assert fragment("lobby.started", LANGUAGE) in begun.content
             snapshot = await humans.settled()
             assert snapshot.status == "running"
             seats = {p.id: p.ai for p in humans.state.players}
@@ -260,12 +266,17 @@ async def test_two_humans_and_an_ai_play_risk_to_the_end_across_a_restart(tmp_pa
             state = final.parse(RiskState)
             assert state.phase is Phase.GAME_OVER and state.winner is not None
             assert RULESET.winners(state) == [state.winner]
-            announcement = f"{state.name(state.winner)} wins"
+            won = [fragment(f"risk.event.game_won.{how}", LANGUAGE) for how in ("last_standing", "mission")]
+            winner = state.name(state.winner)
             channel = fake.world.channel["id"]
-            await fake.wait_until(lambda: any(announcement in m.content for m in fake.messages(channel)
-                                              if not m.ephemeral), STEP_TIMEOUT_S, what=repr(announcement))
+            await fake.wait_until(lambda: any(winner in m.content and any(w in m.content for w in won)
+                                              for m in fake.messages(channel) if not m.ephemeral),
+                                  STEP_TIMEOUT_S, what=f"{winner} wins, in Korean")
             _, status = await humans.slash(alice_id, "game", "status", public=False)
-            assert "Winner" in status.content and "finished" in status.content
+            assert fragment("status.winner", LANGUAGE) in status.content
+            assert translate("status.state.finished", LANGUAGE) in status.content
+            said = " ".join(m.content for m in fake.messages(channel))
+            assert len(re.findall(r"[\uac00-\ud7a3]", said)) > 1000, "the game spoke Korean"
             used = humans.used
             assert used["/risk place"] and used["/risk attack"], dict(used)
             assert used["/risk fortify"] + used["/risk endturn"], dict(used)

@@ -418,7 +418,7 @@ async def test_one_interaction_delivered_to_both_processes_is_applied_once(tmp_p
         alice, bob, carol = group.members
         players = Everywhere(group, group.members)
         host = int(alice["user"]["id"])
-        await players.slash(host, "game", "new", "risk", options={"setup": "random_deal",
+        await players.slash(host, "new", "risk", options={"setup": "random_deal",
                                                                   "placement": "bulk_sequential"})
         opened = await players.read()
         for member in (bob, carol):
@@ -454,7 +454,7 @@ async def test_both_processes_racing_in_one_channel_lose_no_update(tmp_path: Pat
         host, *others = group.members
         ids = [int(m["user"]["id"]) for m in group.members]
         channel = group.fake.world.channel
-        [opened] = await group.at_once([group.slash(host, "game", "new", "risk")])
+        [opened] = await group.at_once([group.slash(host, "new", "risk")])
         await group.posted([opened])
         before = await game_row(group.db, channel["id"])
         joins = await group.at_once([group.slash(m, "game", "join") for m in others])
@@ -465,7 +465,7 @@ async def test_both_processes_racing_in_one_channel_lose_no_update(tmp_path: Pat
 
         table = group.fake.world.channels[-1]
         assert table["name"] == "battlemist"
-        [opened] = await group.at_once([group.slash(host, "game", "new", "battlemist", channel=table)])
+        [opened] = await group.at_once([group.slash(host, "new", "battlemist", channel=table)])
         await group.posted([opened])
         await group.posted(await group.at_once([group.slash(m, "game", "join", channel=table) for m in others]))
         [begun] = await group.at_once([group.slash(host, "game", "start", channel=table)])
@@ -506,7 +506,7 @@ async def test_a_timer_due_while_both_run_fires_once(tmp_path: Path, postgres_ur
         alice_id = int(alice["user"]["id"])
         channel = group.fake.world.channel["id"]
         players = Everywhere(group, [alice])
-        for k, path in enumerate([("game", "new", "risk"), ("game", "add-ai"), ("game", "add-ai"),
+        for k, path in enumerate([("new", "risk"), ("game", "add-ai"), ("game", "add-ai"),
                                   ("game", "start")]):
             options = {"setup": "random_deal", "placement": "bulk_sequential"} if k == 0 else {}
             await group.posted(await group.at_once([group.slash(alice, *path, options=options)], first=k))
@@ -556,7 +556,7 @@ async def test_a_process_killed_mid_chain_is_taken_over_and_every_post_goes_once
         first = group.bots[0]
         players = Everywhere(group, [alice])
         players.to = [group.session(first)]
-        await players.slash(alice_id, "game", "new", "risk", options={"setup": "random_deal",
+        await players.slash(alice_id, "new", "risk", options={"setup": "random_deal",
                                                                       "placement": "bulk_sequential"})
         for _ in range(4):
             await players.slash(alice_id, "game", "add-ai")
@@ -621,7 +621,7 @@ async def test_sharded_processes_each_serve_their_own_shard(tmp_path: Path, post
         owners = [s for s in fake.open_sessions if s.owns(fake.world.guild_id)]
         assert owners == [group.sessions[home]]
         host = group.members[0]
-        record = await group.send(group.slash(host, "game", "new", "risk"), to=owners)
+        record = await group.send(group.slash(host, "new", "risk"), to=owners)
         created = await group.applied(record)
         assert "Risk" in created.content
         group.all_answered_once([record])

@@ -1,4 +1,5 @@
-"""A whole Wizard's Quest game through the real bot process: one human and two AI seats, to a winner.
+"""A whole Wizard's Quest game through the real bot process, on a Russian server (the language of its seed
+rulebook): one human and two AI seats, to a winner, every post and private answer in Russian.
 
 The unmodified `python bot.py` runs as a subprocess pointed at a FakeDiscord on 127.0.0.1. The test plays the
 human seat: it reads the game from the bot's SQLite file (read-only), lets the baseline policy pick the action and
@@ -8,16 +9,18 @@ turns it into the /wq command, button or menu a player would use. AI seats play 
 from __future__ import annotations
 
 import random
+import re
 import time
 from pathlib import Path
 from typing import Any
 
+from engine.core.i18n import translate
 from engine.games.wizards_quest import RULESET, WQState
 from engine.games.wizards_quest import actions as A
 from engine.games.wizards_quest.state import Phase
 from tests.discord.fakeapi import InteractionRecord, SentMessage
 from tests.discord.fakediscord import FakeDiscord
-from tests.discord.payloads import STRING_SELECT, iter_components
+from tests.discord.payloads import STRING_SELECT, World, iter_components
 from tests.e2e.botprocess import (
     STEP_TIMEOUT_S,
     TOKEN,
@@ -27,13 +30,15 @@ from tests.e2e.botprocess import (
     integrity,
     running,
 )
+from tests.texts import fragment
 
 HUMAN_SEED = 71
 MAX_INTERACTIONS = 600
 """Simulated games of this line-up need 30–150 human decisions; the round limit bounds the rest."""
 ROUND_LIMIT = 30
 TIME_BUDGET_S = 50.0
-STALE_TEXT = "from an earlier moment of the game"
+LANGUAGE = "ru"
+STALE_TEXT = fragment("button.stale", LANGUAGE)
 
 
 class Human(Driver):
@@ -189,19 +194,19 @@ class Human(Driver):
 async def test_one_human_and_two_ais_play_wizards_quest_to_a_winner(tmp_path: Path) -> None:
     started = time.monotonic()
     db = tmp_path / "bot.sqlite3"
-    async with FakeDiscord(token=TOKEN) as fake:
+    async with FakeDiscord(World(locale=LANGUAGE), token=TOKEN) as fake:
         alice = await fake.add_member("Alice")
         env = bot_env(fake.env(), db)
         human = Human(fake, db, alice)
         async with running(fake, env, tmp_path):
 
-            _, created = await human.slash("game", "new", "wizards-quest", options={
+            _, created = await human.slash("new", "wizards-quest", options={
                                                                    "round_limit": ROUND_LIMIT})
-            assert "Wizard's Quest" in created.content
+            assert translate("title.wizards_quest", LANGUAGE) in created.content
             await human.slash("game", "add-ai")
             await human.slash("game", "add-ai")
             _, begun = await human.slash("game", "start")
-            assert "begins" in begun.content
+            assert fragment("lobby.started", LANGUAGE) in begun.content
             assert (await human.settled()).status == "running"
             assert sorted(p.ai for p in human.state.players) == [False, True, True]
 
@@ -227,8 +232,11 @@ async def test_one_human_and_two_ais_play_wizards_quest_to_a_winner(tmp_path: Pa
                            for m in fake.messages() if not m.ephemeral)
 
             await fake.wait_until(crowned, STEP_TIMEOUT_S, what="the announcement of the winner")
-            assert state.round < 2 or any("Round 2 begins" in m.content and "🐉" in m.content and "🧙" in m.content
+            second = translate("wq.event.round_started", LANGUAGE, round=2)
+            assert state.round < 2 or any(second in m.content and "🐉" in m.content and "🧙" in m.content
                        for m in fake.messages() if not m.ephemeral), "a round's automated phases make one message"
+            said = " ".join(m.content for m in fake.messages())
+            assert len(re.findall(r"[а-яё]", said, re.I)) > 1000, "the game spoke Russian"
             used = human.used
             assert used["/wq castle"] and used["/wq claim"] and used["/wq hide"] and used["/wq place"], dict(used)
             assert sum(n for k, n in used.items() if k.startswith("button")), dict(used)

@@ -93,6 +93,16 @@ async def open_table(location: str | Path, clock: FakeClock) -> tuple[Table, Sto
 
 
 @pytest.fixture
+async def service(location: str) -> AsyncIterator[GameService]:
+    """A game service on either store."""
+    store = await open_store(location)
+    service = GameService(store, seed_source=lambda: 42)
+    yield service
+    await service.settle()
+    await store.close()
+
+
+@pytest.fixture
 async def table(location: str) -> AsyncIterator[Table]:
     """A game service on either store, with its timekeeper running on a fake clock."""
     t, store, task = await open_table(location, FakeClock())

@@ -30,16 +30,6 @@ def seat(uid: int, name: str | None = None) -> Seat:
 
 
 @pytest.fixture
-async def service(location: str) -> AsyncIterator[GameService]:
-    """A game service on either store."""
-    store = await open_store(location)
-    service = GameService(store, seed_source=lambda: 42)
-    yield service
-    await service.settle()
-    await store.close()
-
-
-@pytest.fixture
 async def sqlite_service(tmp_path: Path) -> AsyncIterator[GameService]:
     """A game service on SQLite, for the tests that damage its rows by hand."""
     store = await SqliteStore.open(tmp_path / "bot.sqlite3")
@@ -232,7 +222,7 @@ async def test_a_finished_game_says_so(service: GameService) -> None:
     with pytest.raises(RuleError) as info:
         await service.act(CHANNEL, ALICE, {"type": "end_turn"})
     assert (info.value.code, info.value.message) == (
-        "E_GAME_OVER", "This game is over — Alice won. Start a new one with `/game new`.")
+        "E_GAME_OVER", "This game is over — Alice won. Start a new one with `/new`.")
 
 
 async def test_leaving_the_lobby_passes_the_host_seat(service: GameService) -> None:
@@ -328,7 +318,7 @@ async def test_concurrent_slow_render_in_one_channel_does_not_delay_another(tmp_
     release = threading.Event()
     slow_game: list[int] = []
 
-    def renderer(key: tuple[int, int], state: object, events: object, away: object) -> bytes:
+    def renderer(key: tuple[int, int], state: object, events: object, away: object, language: str) -> bytes:
         if key[0] in slow_game:
             release.wait(10)  # the slow channel's picture takes as long as the test wants
         return b"png"

@@ -168,7 +168,7 @@ async def test_postgres_migrations_build_an_empty_database(postgres_url: str) ->
     try:
         tables = {r[0] for r in await db.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
         assert tables == {"games", "actions", "timers", "standings", "interactions", "outbox", "boards",
-                          "channel_claims", "schema_version"}
+                          "channel_claims", "guilds", "schema_version"}
         assert await db.fetchval("SELECT COUNT(*) FROM schema_version") == 1
         ids = await db.fetch("SELECT table_name, column_name FROM information_schema.columns WHERE data_type "
                              "<> 'bigint' AND column_name IN ('channel_id', 'guild_id', 'host_id', 'actor', "
@@ -358,6 +358,14 @@ async def test_standings_and_boards(store: Store) -> None:
     await store.set_board_message(game.id, CHANNEL + 1)
     await store.set_board_message(game.id, CHANNEL + 2)
     assert await store.board_message(game.id) == CHANNEL + 2
+
+
+async def test_a_server_keeps_the_language_it_chose(store: Store) -> None:
+    assert await store.guild_language(GUILD) is None
+    await store.set_guild_language(GUILD, "ko")
+    await store.set_guild_language(GUILD, "ru")
+    await store.set_guild_language(GUILD + 1, "de")
+    assert [await store.guild_language(GUILD), await store.guild_language(GUILD + 1)] == ["ru", "de"]
 
 
 async def test_timers_come_back_in_due_order_per_seat(store: Store) -> None:

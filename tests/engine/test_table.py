@@ -100,7 +100,7 @@ async def test_timeouts_then_absent_then_back(table: Table) -> None:
     # While absent, their turns are played at once: no clock is armed for them.
     assert set(await table.deadlines()) == {pending_player(state)}
     seen: list[frozenset[int]] = []
-    table.service.renderer = lambda _key, _state, _events, away: seen.append(away) or b"png"
+    table.service.renderer = lambda _key, _state, _events, away, _language: seen.append(away) or b"png"
     await table.service.board(CHANNEL)
     assert seen == [frozenset({first})]  # the board marks the seat an AI plays
     await table.service.back(CHANNEL, first)

@@ -201,7 +201,8 @@ DRAWN: list[GameState] = []
 """What the service handed the renderer."""
 
 
-def renderer(key: tuple[int, int], state: GameState, events: Sequence[Event], away: frozenset[int]) -> bytes:
+def renderer(key: tuple[int, int], state: GameState, events: Sequence[Event], away: frozenset[int],
+             language: str) -> bytes:
     DRAWN.append(state)
     return b"png"
 

@@ -135,7 +135,7 @@ def test_refused_command_changes_nothing_not_even_the_dice_or_trade_window() -> 
 def test_game_over_is_checked_first() -> None:
     s = game_over()
     err = rejects(s, ("end_turn", OUTSIDER), "E_GAME_OVER")  # before E_NOT_PLAYER
-    assert err.message == "This game is over — Player1 won. Start a new one with `/game new`."
+    assert err.message == "This game is over — Player1 won. Start a new one with `/new`."
     rejects(s, ("end_turn", P2), "E_GAME_OVER")  # before E_NOT_YOUR_TURN
     rejects(s, ("attack", P1, {"source": "atlantis", "target": "x"}), "E_GAME_OVER")
     rejects(s, ("resign", P2), "E_GAME_OVER")
