@@ -239,11 +239,11 @@ class ChoicesButton(ControlButton, template=r"bm:(?P<verb>choices)"):
 class PanelGlue(Glue[BMState]):
     """Battlemist's ties to the shared machinery; a post's buttons are the one that opens each player's panel."""
 
-    def controls(self, state: GameState, events: Any) -> discord.ui.View | None:
+    def controls(self, state: GameState, events: Any, language: str) -> discord.ui.View | None:
         if not isinstance(state, BMState) or not RULESET.pending(state):
             return None
         view = discord.ui.View(timeout=None)
-        view.add_item(ChoicesButton.for_post())
+        view.add_item(ChoicesButton.for_post(language))
         return view
 
 
@@ -323,11 +323,11 @@ class BattlemistCog(commands.GroupCog, group_name="bm", group_description="Play 
     """One command per Battlemist action of the spec's §7.3; private views and drafts are shown only to their
     owner."""
 
-    orders = app_commands.Group(name="orders", description="Your secret economy orders (locked with /bm lock)")
+    orders = app_commands.Group(name="orders", description="Your secret economy orders")
     quest = app_commands.Group(name="quest", description="Your quest and your heroes")
-    battle = app_commands.Group(name="battle", description="Battles: the order, casualties, rallies and plunder")
+    battle = app_commands.Group(name="battle", description="Battles: order, casualties, rallies, plunder")
     trade = app_commands.Group(name="trade", description="Resource trades between players")
-    upkeep = app_commands.Group(name="upkeep", description="Maintenance: disband or trade to pay your upkeep")
+    upkeep = app_commands.Group(name="upkeep", description="Pay your upkeep: disband or trade")
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -338,11 +338,11 @@ class BattlemistCog(commands.GroupCog, group_name="bm", group_description="Play 
 
     # -- views
 
-    @app_commands.command(name="choices", description="Your pending decisions as buttons (only you see this)")
+    @app_commands.command(name="choices", description="Your pending decisions as buttons")
     async def choices(self, interaction: discord.Interaction) -> None:
         await show_panel(interaction)
 
-    @app_commands.command(name="hand", description="Your action cards, quest and Star power (only you see this)")
+    @app_commands.command(name="hand", description="Your cards, quest and Star power")
     async def hand(self, interaction: discord.Interaction) -> None:
         state = await full_state(interaction)
         content = "\n".join(C.hand_lines(state, interaction.user.id, locale_of(interaction)))
@@ -356,18 +356,18 @@ class BattlemistCog(commands.GroupCog, group_name="bm", group_description="Play 
         await reply(interaction, content, ephemeral=True)
         await mirror(interaction, state, content)
 
-    @app_commands.command(name="region", description="Who holds a region, its city and yield (only you see this)")
+    @app_commands.command(name="region", description="A region: holder, city and yield")
     @app_commands.describe(region="A region id or name, like N06 or Greywood")
     async def region(self, interaction: discord.Interaction, region: str) -> None:
         state = await game_state(interaction, BMState)
         await reply(interaction, C.region_text(state, region, locale_of(interaction)), ephemeral=True)
 
-    @app_commands.command(name="rules", description="The rule text of a rule ID, like BM-CMB-3 (only you see this)")
+    @app_commands.command(name="rules", description="The text of a rule ID, like BM-CMB-3")
     @app_commands.describe(rule="A rule ID of the Battlemist rules reference, like BM-MOV-1")
     async def rules(self, interaction: discord.Interaction, rule: str) -> None:
         await reply(interaction, rule_text(rule, locale_of(interaction)), ephemeral=True)
 
-    @app_commands.command(name="help", description="How to play Battlemist here: the commands by step")
+    @app_commands.command(name="help", description="How to play Battlemist here")
     async def help(self, interaction: discord.Interaction) -> None:
         await reply(interaction, translate("bm.help", locale_of(interaction)), ephemeral=True)
 
@@ -377,17 +377,17 @@ class BattlemistCog(commands.GroupCog, group_name="bm", group_description="Play 
     @app_commands.describe(race="A race still open to your seat")
     @app_commands.autocomplete(race=bm.field("pick_race.race"))
     async def race(self, interaction: discord.Interaction, race: str) -> None:
-        await bm.play(interaction, {"type": "pick_race", "race": race.strip().lower()})
+        await bm.play(interaction, {"type": "pick_race", "race": C.race_id(race)})
 
     @app_commands.command(name="tile", description="Build mode: place one of your tiles")
-    @app_commands.describe(tile="One of your tiles", q="The hex column (axial q)", r="The hex row (axial r)")
+    @app_commands.describe(tile="One of your tiles", q="Hex column (q)", r="Hex row (r)")
     async def tile(self, interaction: discord.Interaction, tile: str, q: app_commands.Range[int, -20, 20],
                    r: app_commands.Range[int, -20, 20]) -> None:
         await bm.play(interaction, {"type": "place_tile", "tile": tile.strip().upper(), "q": q, "r": r})
 
     # -- windows and the council
 
-    @app_commands.command(name="play", description="Play an action card in the window you are in")
+    @app_commands.command(name="play", description="Play an action card")
     @app_commands.describe(card="A card in your hand", region="The region it targets, if any",
                            hero="The hero it is for, if any", unit="The unit type it targets, if any",
                            player="The player it looks at (Spy)")
@@ -398,7 +398,7 @@ class BattlemistCog(commands.GroupCog, group_name="bm", group_description="Play 
         target = player.id if player is not None else None
         await play(interaction, lambda s, p: C.play(s, p, card, region=region, hero=hero, unit=unit, target=target))
 
-    @app_commands.command(name="cast", description="Cast a spell with your Star power in the window you are in")
+    @app_commands.command(name="cast", description="Cast a spell with your Star power")
     @app_commands.describe(spell="A spell (SP01–SP12 or its id)", region="The region it targets, if any",
                            hero="The hero it is for, if any", unit="The unit type it targets, if any",
                            player="The player it looks at (Far Sight)")
@@ -409,7 +409,7 @@ class BattlemistCog(commands.GroupCog, group_name="bm", group_description="Play 
         target = player.id if player is not None else None
         await play(interaction, lambda s, p: C.play(s, p, spell, region=region, hero=hero, unit=unit, target=target))
 
-    @app_commands.command(name="discard", description="Discard an action card you will not use")
+    @app_commands.command(name="discard", description="Discard an action card")
     @app_commands.describe(card="A card in your hand")
     @app_commands.autocomplete(card=bm.field("discard.card"))
     async def discard(self, interaction: discord.Interaction, card: str) -> None:
@@ -423,40 +423,40 @@ class BattlemistCog(commands.GroupCog, group_name="bm", group_description="Play 
     async def vote(self, interaction: discord.Interaction, choice: Literal["commit", "abstain"]) -> None:
         await bm.play(interaction, {"type": "vote", "commit": choice == "commit"})
 
-    @app_commands.command(name="lock", description="Make your current secret plays, orders or upkeep plan final")
+    @app_commands.command(name="lock", description="Make your secret plays, orders or upkeep plan final")
     async def lock(self, interaction: discord.Interaction) -> None:
         await play(interaction, C.lock)
 
-    @app_commands.command(name="initiative", description="Initiative: change your roll by your large cities")
+    @app_commands.command(name="initiative", description="Change your initiative roll by your large cities")
     async def initiative(self, interaction: discord.Interaction, change: Literal["add", "sub", "keep"]) -> None:
         await play(interaction, lambda s, p: C.initiative(s, p, change))
 
     # -- the economy
 
-    @orders.command(name="recruit", description="Add to your orders: recruit army units in a region")
-    @app_commands.describe(unit="The unit type", n="How many", region="Your homeland or one of your city regions")
+    @orders.command(name="recruit", description="Order army units recruited")
+    @app_commands.describe(unit="The unit type", n="How many", region="Your homeland or a city region")
     @app_commands.autocomplete(region=bm.field("econ_orders.recruit", "unit", "n"))
     async def recruit(self, interaction: discord.Interaction, unit: UNITS, n: app_commands.Range[int, 1, 10],
                       region: str) -> None:
         await play(interaction, lambda s, p: C.order_line(s, p, Recruit(unit=unit, region=C.region_id(region),
                                                                             n=n)))
 
-    @orders.command(name="build", description="Add to your orders: build a city or a large city")
-    @app_commands.describe(region="A region you control", city="A city, or a large city on one of your cities")
+    @orders.command(name="build", description="Order a city or a large city built")
+    @app_commands.describe(region="A region you control", city="A city, or a large city on a city")
     @app_commands.autocomplete(region=bm.field("econ_orders.build", "city"))
     async def build(self, interaction: discord.Interaction, region: str,
                     city: Literal["city", "large_city"] = "city") -> None:
         await play(interaction, lambda s, p: C.order_line(s, p, Build(region=C.region_id(region), city=city)))
 
-    @orders.command(name="hero", description="Add to your orders: recruit a new hero in your homeland")
+    @orders.command(name="hero", description="Order a new hero in your homeland")
     async def hero(self, interaction: discord.Interaction) -> None:
         await play(interaction, lambda s, p: C.order_line(s, p, NewHero()))
 
-    @orders.command(name="guild", description="Add to your orders: buy a Star from the Grey Guild")
+    @orders.command(name="guild", description="Order a Star from the Grey Guild")
     async def guild(self, interaction: discord.Interaction) -> None:
         await play(interaction, lambda s, p: C.order_line(s, p, Guild()))
 
-    @orders.command(name="merchant", description="Add to your orders: trade resources with the merchants")
+    @orders.command(name="merchant", description="Order a trade with the merchants")
     @app_commands.describe(give="The resource you give", amount="How much of it", get="The resource you get")
     @app_commands.choices(give=[app_commands.Choice(name=r, value=r) for r in RESOURCES],
                           get=[app_commands.Choice(name=r, value=r) for r in RESOURCES])
@@ -465,7 +465,7 @@ class BattlemistCog(commands.GroupCog, group_name="bm", group_description="Play 
         await play(interaction, lambda s, p: C.order_line(s, p, Merchant(give=C.resource(give), amount=amount,
                                                                              get=C.resource(get))))
 
-    @orders.command(name="remove", description="Take a line out of your orders (default: the last one)")
+    @orders.command(name="remove", description="Take a line out of your orders")
     @app_commands.describe(line="The line's number, as /bm choices lists them")
     async def remove(self, interaction: discord.Interaction,
                      line: app_commands.Range[int, 1, 99] | None = None) -> None:
@@ -489,14 +489,14 @@ class BattlemistCog(commands.GroupCog, group_name="bm", group_description="Play 
     async def trade_decline(self, interaction: discord.Interaction, offer: app_commands.Range[int, 0, 10_000]) -> None:
         await bm.play(interaction, {"type": "trade_answer", "offer": offer, "accept": False})
 
-    @upkeep.command(name="disband", description="Add to your maintenance plan: disband units or reduce a city")
+    @upkeep.command(name="disband", description="Upkeep plan: disband units or reduce a city")
     @app_commands.describe(region="Where", what="A unit type, or city", n="How many (steps, for a city)")
     async def disband(self, interaction: discord.Interaction, region: str,
                       what: Literal["infantry", "archers", "cavalry", "city"],
                       n: app_commands.Range[int, 1, 10] = 1) -> None:
         await play(interaction, lambda s, p: C.disband(s, p, region, what, n))
 
-    @upkeep.command(name="trade", description="Add to your maintenance plan: a trade with the merchants")
+    @upkeep.command(name="trade", description="Upkeep plan: a trade with the merchants")
     @app_commands.describe(give="The resource you give", amount="How much of it", get="The resource you get")
     @app_commands.choices(give=[app_commands.Choice(name=r, value=r) for r in RESOURCES],
                           get=[app_commands.Choice(name=r, value=r) for r in RESOURCES])
@@ -510,24 +510,24 @@ class BattlemistCog(commands.GroupCog, group_name="bm", group_description="Play 
 
     # -- the quest step
 
-    @quest.command(name="new", description="Draw a new quest (a hero of yours must be in your homeland)")
+    @quest.command(name="new", description="Draw a new quest (a hero in your homeland)")
     async def quest_new(self, interaction: discord.Interaction) -> None:
         await bm.play(interaction, {"type": "quest_new"})
 
     @quest.command(name="move", description="Move one of your heroes along a path")
-    @app_commands.describe(hero="The hero's number", path="Region ids or names, hop by hop, like N20 N11")
+    @app_commands.describe(hero="The hero's number", path="Regions hop by hop, like N20 N11")
     @app_commands.autocomplete(path=path_completer)
     async def heromove(self, interaction: discord.Interaction, hero: app_commands.Range[int, 1, 3], path: str) -> None:
         await play(interaction, lambda s, p: C.hero_move(s, p, hero, path))
 
-    @quest.command(name="duel", description="Declare a duel between your hero and another player's")
+    @quest.command(name="duel", description="Declare a duel with another player's hero")
     @app_commands.describe(duel="Your hero and the hero he challenges")
     @app_commands.autocomplete(duel=duel_completer)
     async def duel(self, interaction: discord.Interaction, duel: str) -> None:
         await play(interaction, lambda s, p: C.duel(s, p, duel))
 
     @quest.command(name="target", description="Encounter: the monster your hero strikes")
-    @app_commands.describe(monster="The monster's number, from 1, as the encounter lists them")
+    @app_commands.describe(monster="The monster's number in the encounter")
     async def target(self, interaction: discord.Interaction, monster: app_commands.Range[int, 1, 20]) -> None:
         await play(interaction, lambda s, p: C.quest_target(s, p, monster))
 
@@ -537,7 +537,7 @@ class BattlemistCog(commands.GroupCog, group_name="bm", group_description="Play 
 
     # -- movement
 
-    @app_commands.command(name="move", description="Move units along a path, like 2 cavalry from N20 to N11 N03")
+    @app_commands.command(name="move", description="Move units along a path")
     @app_commands.describe(n="How many units", unit="The unit type", origin="Where they start",
                            path="Region ids or names, hop by hop")
     @app_commands.autocomplete(origin=bm.field("move.origin"), unit=bm.field("move.unit", "origin"),
@@ -563,7 +563,7 @@ class BattlemistCog(commands.GroupCog, group_name="bm", group_description="Play 
         await play(interaction, lambda s, p: C.battle(s, p, region))
 
     @battle.command(name="casualties", description="Assign the hits your units took")
-    @app_commands.describe(kills="Units killed, like 2 inf 1 arch", routs="Units routed, like 1 cav")
+    @app_commands.describe(kills="Killed, like 2 inf 1 arch", routs="Routed, like 1 cav")
     async def casualties(self, interaction: discord.Interaction, kills: str = "", routs: str = "") -> None:
         await play(interaction, lambda s, p: C.casualties(s, p, kills, routs))
 
@@ -572,8 +572,8 @@ class BattlemistCog(commands.GroupCog, group_name="bm", group_description="Play 
     async def rally(self, interaction: discord.Interaction, units: str) -> None:
         await play(interaction, lambda s, p: C.rally(s, p, units))
 
-    @battle.command(name="reroll", description="Your hero's re-roll: one die again, or keep the dice")
-    @app_commands.describe(die="The die's number from 1, as the roll lists them (leave out to keep them)")
+    @battle.command(name="reroll", description="Your hero's re-roll of one die")
+    @app_commands.describe(die="The die's number (leave out to keep the dice)")
     async def reroll(self, interaction: discord.Interaction, die: app_commands.Range[int, 1, 30] | None = None) -> None:
         await bm.play(interaction, {"type": "reroll", "die": die - 1 if die is not None else None})
 
@@ -581,7 +581,7 @@ class BattlemistCog(commands.GroupCog, group_name="bm", group_description="Play 
     async def plunder(self, interaction: discord.Interaction, choice: Literal["yes", "no"]) -> None:
         await bm.play(interaction, {"type": "plunder", "yes": choice == "yes"})
 
-    @battle.command(name="standing", description="Standing casualty order: which unit types take hits first")
+    @battle.command(name="standing", description="Which unit types take hits first")
     @app_commands.describe(order="Unit types, first hit first, like inf arch cav")
     async def standing(self, interaction: discord.Interaction, order: str) -> None:
         await play(interaction, lambda s, p: C.casualty_order(s, p, order))

@@ -23,11 +23,12 @@ from cogs.common import (
     words,
 )
 from cogs.guard import Guarded
+from engine.core.datanames import name_of
 from engine.core.errors import RuleError
 from engine.core.i18n import translate
 from engine.games.risk import RULESET, RiskState
 from engine.games.risk.legal import card_label
-from engine.games.risk.names import resolve
+from engine.games.risk.names import resolve, territory_name
 from engine.games.risk.text import mission_text
 
 BOARD = RULESET.board
@@ -172,7 +173,7 @@ class RiskCog(commands.GroupCog, group_name="risk", group_description="Play clas
                  translate("hand.next_set", locale, value=BOARD.trade_value(state.sets_traded + 1))]
         if state.options.mode == "secret_mission":
             try:
-                lines.append(mission_text(state, me.id, BOARD, locale))
+                lines.append(mission_text(state, me.id, locale))
             except RuleError as err:
                 lines.append(err.localized(locale))
         await reply(interaction, "\n".join(lines), ephemeral=True)
@@ -182,7 +183,7 @@ class RiskCog(commands.GroupCog, group_name="risk", group_description="Play clas
         state = await risk.state(interaction)
         if state.player(interaction.user.id) is None:
             raise RuleError("E_NOT_PLAYER")
-        await reply(interaction, mission_text(state, interaction.user.id, BOARD, locale_of(interaction)),
+        await reply(interaction, mission_text(state, interaction.user.id, locale_of(interaction)),
                     ephemeral=True)
 
     @app_commands.command(name="territory", description="Who holds a territory, its armies and its neighbours")
@@ -191,13 +192,13 @@ class RiskCog(commands.GroupCog, group_name="risk", group_description="Play clas
     async def territory(self, interaction: discord.Interaction, name: str) -> None:
         state = await risk.state(interaction)
         tid = name if name in BOARD.territory else resolve(name, BOARD)
-        t = BOARD.territory[tid]
         locale = locale_of(interaction)
         owner = state.owner.get(tid)
-        neighbours = ", ".join(f"{BOARD.territory[n].name} ({state.name(state.owner.get(n))} "
+        neighbours = ", ".join(f"{words(territory_name(n), locale)} ({words(state.who(state.owner.get(n)), locale)} "
                                f"{state.armies.get(n, 0)})" for n in BOARD.neighbours[tid])
-        text = translate("territory.info", locale, territory=t.name, continent=BOARD.continent[t.continent].name,
-                         owner=state.name(owner) if owner is not None else "—", armies=state.armies.get(tid, 0),
+        text = translate("territory.info", locale, territory=territory_name(tid),
+                         continent=name_of("risk", "continent", BOARD.territory[tid].continent),
+                         owner=state.who(owner) if owner is not None else "—", armies=state.armies.get(tid, 0),
                          neighbours=neighbours)
         await reply(interaction, text, ephemeral=True)
 

@@ -19,6 +19,8 @@ from cogs.common import (
     reply,
     words,
 )
+from engine.core import i18n
+from engine.core.datanames import name_of
 from engine.core.errors import RuleError
 from engine.core.i18n import translate
 from engine.games.wizards_quest import RULESET, WQState, legal
@@ -101,17 +103,17 @@ class WizardsQuestCog(commands.GroupCog, group_name="wq", group_description="Pla
 
     @staticmethod
     def named_treasure(s: WQState, interaction: discord.Interaction, text: str) -> tuple[int, str]:
-        """A treasure typed by name ("Ada crown"), if exactly one of the user's still-hidden ones fits."""
+        """A treasure typed by name ("Ada crown", in any language the bot speaks), if exactly one of the user's
+        still-hidden ones fits."""
         me = s.player(interaction.user.id)
         if me is None or me.status != "active":  # who may act is said before what they typed (check order)
             raise RuleError("WQ_VAL_1_SEAT" if me is None else "WQ_VAL_1_OUT")
-        locale = locale_of(interaction)
-        mine = [(words(c.label, locale), str(c.value)) for c in legal.hiding(s, interaction.user.id)]
-        fits = [value for name, value in mine if all(any(w.startswith(k) for w in name.lower().replace("'", " ")
-                                                          .split()) for k in text.lower().split())]
+        mine = legal.hiding(s, interaction.user.id)
+        fits = [str(c.value) for c in mine if any(fits_name(text, words(c.label, language))
+                                                  for language in i18n.LANGUAGES)]
         found = legal.treasure(fits[0]) if len(fits) == 1 else None
         if found is None:
-            raise RuleError("E_TREASURE_CHOICE", treasures=", ".join(name for name, _ in mine) or "—")
+            raise RuleError("E_TREASURE_CHOICE", treasures=[c.label for c in mine] or "—")
         return found
 
     @app_commands.command(name="place", description="Place men from your pool (setup, reinforcement or a reward)")
@@ -223,8 +225,8 @@ class WizardsQuestCog(commands.GroupCog, group_name="wq", group_description="Pla
         none = translate("wq.hand.none", locale)
         lines = [translate("wq.hand.cards", locale, n=len(s.hands.get(me.id, []))),
                  *(f"• {words(legal.card_label(DATA, c), locale)}" for c in s.hands.get(me.id, [])),
-                 translate("wq.hand.boats", locale, cards=", ".join(DATA.deck.card(c).name
-                                                                     for c in s.boats.get(me.id, [])) or none)]
+                 translate("wq.hand.boats", locale, cards=[name_of("wq", "card", DATA.deck.card(c).code)
+                                                           for c in s.boats.get(me.id, [])] or none)]
         if s.phase is Phase.SETUP_HIDE:
             lines.append(translate("wq.hand.hiding", locale, treasures=", ".join(
                 words(c.label, locale) for c in legal.hiding(s, me.id)) or none))
@@ -233,6 +235,12 @@ class WizardsQuestCog(commands.GroupCog, group_name="wq", group_description="Pla
     @app_commands.command(name="help", description="How to play Wizard's Quest here: the commands in turn order")
     async def help(self, interaction: discord.Interaction) -> None:
         await reply(interaction, translate("wq.help", locale_of(interaction)), ephemeral=True)
+
+
+def fits_name(typed: str, name: str) -> bool:
+    """Whether each word typed starts a word of `name` (any case): "ada cr" fits "Ada's Crown"."""
+    shown = name.lower().replace("'", " ").split()
+    return all(any(w.startswith(k) for w in shown) for k in typed.lower().split())
 
 
 async def setup(bot: commands.Bot) -> None:

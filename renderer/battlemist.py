@@ -14,9 +14,10 @@ from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter
 
-from engine.core.i18n import translate
+from engine.core.i18n import DEFAULT_LOCALE, translate, words
 from engine.core.models import Event
 from engine.games.battlemist import council, economy
+from engine.games.battlemist import names as N
 from engine.games.battlemist.data import RESOURCES, BattlemistData, Region, load
 from engine.games.battlemist.pieces import Stars
 from engine.games.battlemist.state import BMState, Phase
@@ -100,19 +101,19 @@ UNIT_KEYS = ("infantry", "archers", "cavalry", "monsters")
 
 
 @cache
-def race_looks() -> dict[str, Look]:
-    """Each race's look: its colour (BM-RACE-1) and its letter from the catalogue."""
+def race_looks(locale: str = DEFAULT_LOCALE) -> dict[str, Look]:
+    """Each race's look: its colour (BM-RACE-1) and its letter from the catalogue of `locale`."""
     out = {}
     for race in load().rules.races:
         base = LOOKS[race.colour]
-        out[race.id] = Look(base.badge, base.fill, translate(f"bm.board.letter.{race.id}"))
+        out[race.id] = Look(base.badge, base.fill, translate(f"bm.board.letter.{race.id}", locale))
     return out
 
 
-def look_of(state: BMState, pid: int | None) -> Look:
+def look_of(state: BMState, pid: int | None, locale: str) -> Look:
     player = state.player(pid)
     race = getattr(player, "race", None)
-    return race_looks().get(str(race), NEUTRAL_LOOK) if race else NEUTRAL_LOOK
+    return race_looks(locale).get(str(race), NEUTRAL_LOOK) if race else NEUTRAL_LOOK
 
 
 def fill_of(region: Region) -> RGB:
@@ -435,8 +436,7 @@ def phase_name(state: BMState, locale: str) -> str:
     """The phase, and the step within it where the phase's record says (the economy's, the Council's vote)."""
     name = capitalise(translate(f"bm.board.phase.{state.phase.value}", locale))
     if state.council is not None and state.phase is Phase.COUNCIL:
-        card = load().cards.card.get(state.council.card)
-        step = translate("bm.board.step.vote", locale, event=card.name if card else state.council.card)
+        step = translate("bm.board.step.vote", locale, event=N.card(state.council.card))
     elif state.economy is not None and state.phase in ECONOMY_PHASES:  # its record outlives them, to the upkeep
         step = translate(f"bm.board.step.{state.economy.step}", locale)
     else:
@@ -459,7 +459,7 @@ def draw(state: BMState, events: Sequence[Event] = (), *, locale: str = "en",
     layout = layout_of(state)
     b = board(layout)
     names = Names(state.players, "bm.board.unnamed", locale)
-    rims = tuple(sorted((rid, look_of(state, pid).badge) for rid, pid in state.occupied.items()))
+    rims = tuple(sorted((rid, look_of(state, pid, locale).badge) for rid, pid in state.occupied.items()))
     canvas = BoardCanvas(_map_picture(layout, frozenset(state.regions), rims, locale).copy(), b.palette)
     for rid in load().map.ids:
         if rid in state.regions and rid in b.geometry.centres:
@@ -500,26 +500,27 @@ def _map_picture(layout: Layout, regions: frozenset[str], rims: tuple[tuple[str,
         corners = [(x, y + MAP_Y) for x, y in g.corners(rid)]
         pen.line([*corners, corners[0]], fill=ink, width=BORDER_W, joint="curve")
     for rid in sorted(regions):
-        _label(canvas, g, load().map.by_id[rid], rid in rim_of)
+        _label(canvas, g, load().map.by_id[rid], rid in rim_of, locale)
     _key(canvas, b, locale)
     return canvas.img
 
 
 @cache
-def name_lines(rid: str) -> tuple[str, ...]:
-    """The lines of a hex's name, each as wide as the hex allows where it goes."""
+def name_lines(rid: str, locale: str) -> tuple[str, ...]:
+    """The lines of a hex's name in `locale`, each as wide as the hex allows where it goes."""
     dy = NAME_DY - HEX
-    return tuple(wrap(label(load().map.by_id[rid]), font(14), [2 * half_width(dy) - 14, 2 * half_width(dy + 15) - 14]))
+    return tuple(wrap(label(load().map.by_id[rid], locale), font(14),
+                      [2 * half_width(dy) - 14, 2 * half_width(dy + 15) - 14]))
 
 
-def _label(canvas: Canvas, g: Geometry, region: Region, occupied: bool) -> None:
+def _label(canvas: Canvas, g: Geometry, region: Region, occupied: bool, locale: str) -> None:
     """A hex's id and name (BM-DIG-14); an occupied homeland's occupation mark takes the place of its name."""
     cx, cy = g.centres[region.id]
     cy += MAP_Y
     fill = fill_of(region)
     ink = ink_for(fill)
     canvas.text((cx, cy - HEX + 24), region.id, font(21, bold=True), ink, fill)
-    for k, line in enumerate(() if occupied else name_lines(region.id)):
+    for k, line in enumerate(() if occupied else name_lines(region.id, locale)):
         canvas.text((cx, cy - HEX + NAME_DY + 15 * k), line, font(14), ink, fill)
 
 
@@ -531,9 +532,10 @@ def _row(canvas: Canvas, pieces: Sequence[Piece], centre: tuple[float, float]) -
         x += piece[0].width + GAP
 
 
-def label(region: Region) -> str:
+def label(region: Region, locale: str) -> str:
     """The name written in a hex; a homeland's without its "Homeland: " (its id and its colour say so)."""
-    return region.name.split(": ", 1)[-1] if region.race else region.name
+    name = words(N.region_name(region.id), locale)
+    return name.split(": ", 1)[-1] if region.race else name
 
 
 @dataclass(frozen=True)
@@ -558,7 +560,7 @@ def _region(canvas: Canvas, g: Geometry, state: BMState, region: Region, names: 
     cx, cy = g.centres[region.id]
     cy += MAP_Y
     fill = fill_of(region)
-    y = cy - HEX + NAME_DY + 15 * len(name_lines(region.id)) + 7
+    y = cy - HEX + NAME_DY + 15 * len(name_lines(region.id, locale)) + 7
     _yield_row(canvas, state, region, (cx, y), fill)
     if region.id in state.occupied:
         _occupation(canvas, state, region, (cx, cy - HEX + NAME_DY + 3), fill, names, locale)
@@ -582,10 +584,11 @@ def _marks(state: BMState, region: Region, fill: RGB, names: Names, locale: str,
     stars = state.stars.get(owner) if owner is not None else None
     if stars and stars.owned:
         rows.append([icon("star" if k < stars.power else "spent", fill, size.star) for k in range(stars.owned)])
-    units = [[badge(look_of(state, pid), text, fill, size.badge, size.badge_font)] for pid in state.present(region.id)
+    units = [[badge(look_of(state, pid, locale), text, fill, size.badge, size.badge_font)]
+             for pid in state.present(region.id)
              if (text := units_text(state.units(region.id, pid).counts(), locale))]
-    heroes = [hero_token(look_of(state, h.owner), translate("bm.board.hero", locale, n=h.number, life=h.life), fill,
-                         size) for h in state.heroes if h.region == region.id]
+    heroes = [hero_token(look_of(state, h.owner, locale), translate("bm.board.hero", locale, n=h.number, life=h.life),
+                         fill, size) for h in state.heroes if h.region == region.id]
     first = len(rows)
     rows += units
     for piece in heroes:
@@ -604,7 +607,7 @@ def _occupation(canvas: Canvas, state: BMState, region: Region, at: tuple[float,
     just "Occupied" when X's name does not fit."""
     by = state.occupied[region.id]
     f = font(13, bold=True)
-    look = look_of(state, by)
+    look = look_of(state, by, locale)
     room = 2 * half_width(NAME_DY + 3 - HEX) - 36 - (18 if look.letter else 0)
     text = translate("bm.board.occupied_by", locale, player=names(by))
     if f.getlength(text) > room:
@@ -676,14 +679,12 @@ def _banner(canvas: Canvas, width: int, state: BMState, names: Names, locale: st
         if turn is not None and state.player(turn):
             x = canvas.text((x + 18, y1), translate("bm.board.active", locale), font(24), BANNER_MUTED, BANNER,
                             anchor="lm")[2] + 10
-            x = canvas.swatch((x, y1), look_of(state, turn), 30, BANNER) + 10
+            x = canvas.swatch((x, y1), look_of(state, turn, locale), 30, BANNER) + 10
             canvas.text((x, y1), fit(names(turn), title, width - x - 24), title, LIGHT_INK, BANNER,
                         anchor="lm")
-    cards = load().cards.card
     details = [translate("bm.board.star_pool", locale, n=state.star_pool)]
     if state.events:
-        details.append(translate("bm.board.events", locale,
-                                 events=", ".join(cards[e].name if e in cards else e for e in state.events)))
+        details.append(translate("bm.board.events", locale, events=[N.card(e) for e in state.events]))
     small = font(17)
     canvas.text((24, y2), fit("   ·   ".join(details), small, width - 48), small, BANNER_MUTED, BANNER, anchor="lm")
 
@@ -692,7 +693,6 @@ def _panel(canvas: Canvas, b: Board, state: BMState, names: Names, locale: str, 
     """BM-DIG-16: per player, resources and the income preview, votes, hand size, regions, heroes and artifacts."""
     x0, x1 = b.geometry.width + 2, b.frame.width
     name_font, small = font(20, bold=True), font(16)
-    artifacts = load().cards.artifact
     rows = (26, 62, 92, 118, 144)
     for k, player in enumerate(state.players):
         y = MAP_Y + k * PLAYER_CARD
@@ -703,10 +703,10 @@ def _panel(canvas: Canvas, b: Board, state: BMState, names: Names, locale: str, 
         elif k:
             canvas.rect((x0 + 14, y, x1 - 14, y + 1), RULE)
         left, right = x0 + 18, x1 - 18
-        x = canvas.swatch((left, y + rows[0]), look_of(state, player.id), 30, bg) + 10
+        x = canvas.swatch((left, y + rows[0]), look_of(state, player.id, locale), 30, bg) + 10
         ink = LEGEND_MUTED if player.status != "active" else DARK_INK
         race = getattr(player, "race", None)
-        race_name = load().rules.race[race].name if race else translate("bm.board.no_race", locale)
+        race_name = words(N.race(race), locale) if race else translate("bm.board.no_race", locale)
         tail = translate("board.away", locale) if player.id in away else race_name
         x = canvas.text((x, y + rows[0]), fit(names(player.id), name_font, 200), name_font, ink, bg,
                         anchor="lm")[2] + 12
@@ -716,7 +716,7 @@ def _panel(canvas: Canvas, b: Board, state: BMState, names: Names, locale: str, 
                           cards=len(state.hands.get(player.id, [])), regions=len(state.controlled(player.id)))
         heroes = [translate("bm.board.hero_at", locale, n=h.number, life=h.life, region=h.region)
                   for h in state.heroes_of(player.id)]
-        held = [artifacts[a].name if a in artifacts else a for a in state.artifacts.get(player.id, [])]
+        held = [words(N.card(a), locale) for a in state.artifacts.get(player.id, [])]
         none = translate("bm.board.none", locale)
         for line, row in ((stats, rows[2]),
                           (translate("bm.board.heroes", locale, heroes=", ".join(heroes) or none), rows[3]),
@@ -754,7 +754,7 @@ def _legend(canvas: Canvas, b: Board, state: BMState, names: Names, locale: str)
             canvas.pill((sx, y - 22, sx + slot - 8, y + 22), bg, LEGEND, radius=10)
         tx = canvas.text((sx + 10, y), translate("bm.board.place", locale, n=k + 1), bold, DARK_INK, bg,
                          anchor="lm")[2] + 6
-        tx = canvas.swatch((tx, y), look_of(state, pid), 26, bg) + 8
+        tx = canvas.swatch((tx, y), look_of(state, pid, locale), 26, bg) + 8
         stars = state.stars.get(pid) or Stars()
         count = translate("bm.board.stars", locale, power=stars.power, owned=stars.owned)
         room = sx + slot - 18 - f.getlength(count) - 32 - tx
@@ -768,7 +768,7 @@ def _key(canvas: Canvas, b: Board, locale: str) -> None:
     y = b.frame.legend_y + LEGEND_ROW + KEY_ROW // 2 - 4
     f = font(15)
     x = 24.0
-    sample = race_looks()["DAQ"]
+    sample = race_looks(locale)["DAQ"]
     entries: list[tuple[Piece, str]] = [
         (badge(sample, units_text({"infantry": 3, "archers": 1, "cavalry": 2, "giant": 1}, locale), LEGEND,
                ROOMY.badge, ROOMY.badge_font), "units"),

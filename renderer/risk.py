@@ -14,10 +14,12 @@ from itertools import pairwise
 
 from PIL import Image, ImageChops, ImageDraw
 
-from engine.core.i18n import translate
+from engine.core.datanames import name_of
+from engine.core.i18n import translate, words
 from engine.core.models import Event
 from engine.games.risk import events as E
 from engine.games.risk.mapdata import RiskMap, classic
+from engine.games.risk.names import territory_name
 from engine.games.risk.rules import reinforcements
 from engine.games.risk.state import NEUTRAL, Phase, RiskPlayer, RiskState
 from engine.games.risk.text import losses
@@ -42,8 +44,8 @@ from renderer.draw import (
     text_box,
     where,
 )
-from renderer.fonts import fit, font
-from renderer.geometry import Box, Geometry, load
+from renderer.fonts import Typeface, fit, font
+from renderer.geometry import Box, Geometry, TerritoryShape, load
 from renderer.mapboard import (
     BANNER,
     BANNER_H,
@@ -79,6 +81,8 @@ SHELF = 11
 DASH, DASH_GAP, LANE_WIDTH = 9, 6, 3
 BADGE_RING = 2
 """A white ring and a dark edge around each army badge, so that it stands out on any fill."""
+MIN_LABEL = 10
+"""The smallest font size a name on the map shrinks to where the reader's language is longer than the room."""
 
 
 LOOKS: dict[str, Look] = {c: PLAYER_LOOKS[c] for c in ("red", "blue", "green", "yellow", "black", "pink")}
@@ -91,9 +95,6 @@ CONTINENT_TINTS: dict[str, tuple[RGB, RGB]] = {
     "africa": (hex_rgb("#efcfb6"), hex_rgb("#8c4f27")),
     "asia": (hex_rgb("#bfe1d5"), hex_rgb("#2a6e5c")),
     "australia": (hex_rgb("#e9cbe0"), hex_rgb("#80406f")),
-}
-CONTINENT_SHORT = {
-    "north_america": "NA", "south_america": "SA", "europe": "EU", "africa": "AF", "asia": "AS", "australia": "AU",
 }
 
 
@@ -259,7 +260,7 @@ def draw(state: RiskState, events: Sequence[Event] = (), *, locale: str = "en",
     if NEUTRAL in state.owner.values():
         entries.append(None)
     canvas = _recolour(b, state, last, -(-len(entries) // LEGEND_COLUMNS))
-    _continent_labels(canvas, b)
+    _continent_labels(canvas, b, locale)
     attacked = {frozenset(pair) for pair in last.attacks}
     for source, target in last.fortifies:
         for a, c in pairwise(_path(b, state, source, target)):
@@ -267,7 +268,7 @@ def draw(state: RiskState, events: Sequence[Event] = (), *, locale: str = "en",
                 _arrow(canvas, b, a, c, FORTIFY_ARROW, DARK_INK)
     for source, target in last.attacks:
         _arrow(canvas, b, source, target, ATTACK_ARROW, LIGHT_INK)
-    _names(canvas, b, state)
+    _names(canvas, b, state, locale)
     _badges(canvas, b, state, locale)
     _banner(canvas, b, state, last, names, locale)
     _legend(canvas, b, state, entries, names, locale, away)
@@ -292,22 +293,69 @@ def _at(box: Box) -> tuple[float, float]:
     return x, y + MAP_Y
 
 
-def _continent_labels(canvas: Canvas, b: Board) -> None:
-    f = font(b.geometry.continent_label_size, bold=True)
+def _continent_labels(canvas: Canvas, b: Board, locale: str) -> None:
+    """Each continent's name and bonus in its box of open sea, smaller where the reader's language is longer."""
     for c in b.data.continents:
         box = b.geometry.continents[c.id].box
-        canvas.text(_at(box), f"{c.name} +{c.bonus}", f, CONTINENT_TINTS[c.id][1], SEA)
+        text = f"{words(name_of('risk', 'continent', c.id), locale)} +{c.bonus}"
+        size = b.geometry.continent_label_size
+        while size > MIN_LABEL and font(size, bold=True).getlength(text) > box.x1 - box.x0:
+            size -= 1
+        canvas.text(_at(box), text, font(size, bold=True), CONTINENT_TINTS[c.id][1], SEA)
 
 
-def _names(canvas: Canvas, b: Board, state: RiskState) -> None:
+def _names(canvas: Canvas, b: Board, state: RiskState, locale: str) -> None:
     g = b.geometry
-    f = font(g.label_size, bold=True)
-    for tid, shape in g.territories.items():
+    for tid in g.territories:
         fill = fill_of(state, tid)
-        box = shape.label.box
+        lines, size, box = _label(tid, words(territory_name(tid), locale))
+        f = font(size, bold=True)
+        line_h = g.line_height * size / g.label_size
+        top = box.y0 + (box.y1 - box.y0 - len(lines) * line_h) / 2
         cx = (box.x0 + box.x1) / 2
-        for k, line in enumerate(shape.label.lines):
-            canvas.text((cx, MAP_Y + box.y0 + g.line_height * (k + 0.5)), line, f, ink_for(fill), fill)
+        for k, line in enumerate(lines):
+            canvas.text((cx, MAP_Y + top + line_h * (k + 0.5)), line, f, ink_for(fill), fill)
+
+
+@lru_cache(maxsize=512)
+def _label(tid: str, name: str) -> tuple[tuple[str, ...], int, Box]:
+    """A territory's name as lines, their font size and the box they are centred in: the geometry's layout of
+    the data's (English) name, else the largest on one or two lines that fits the room around the label box (at
+    the smallest size, a name too long for the room runs over it rather than lose letters)."""
+    b = board()
+    g = b.geometry
+    shape = g.territories[tid]
+    if name == b.data.territory[tid].name:
+        return tuple(shape.label.lines), g.label_size, shape.label.box
+    room = _room(shape)
+    width, height = room.x1 - room.x0, room.y1 - room.y0
+    variants = _line_variants(name, font(g.label_size, bold=True))
+    for size in range(g.label_size, MIN_LABEL - 1, -1):
+        f = font(size, bold=True)
+        for lines in variants:
+            if len(lines) * g.line_height * size / g.label_size <= height and max(map(f.getlength, lines)) <= width:
+                return lines, size, room
+    two_lines_fit = 2 * g.line_height * MIN_LABEL / g.label_size <= height
+    return variants[-1] if two_lines_fit else variants[0], MIN_LABEL, room
+
+
+def _room(shape: TerritoryShape) -> Box:
+    """The label box grown as far as the territory allows (clear of its rim), but not towards the badge."""
+    label, badge = shape.label.box, shape.badge
+    grow = max(0, shape.clearance - RIM - 1)
+    beside = badge.y0 < label.y1 and label.y0 < badge.y1
+    return Box(x0=label.x0 - (0 if beside and badge.x1 <= label.x0 else grow),
+               y0=label.y0 - (0 if not beside and badge.y1 <= label.y0 else grow),
+               x1=label.x1 + (0 if beside and badge.x0 >= label.x1 else grow),
+               y1=label.y1 + (0 if not beside and badge.y0 >= label.y1 else grow))
+
+
+def _line_variants(name: str, f: Typeface) -> list[tuple[str, ...]]:
+    """The name on one line, then on two, split at the most balanced space or hyphen."""
+    splits = [(name[:k].rstrip(), name[k:].lstrip()) for k in range(1, len(name))
+              if name[k - 1] == "-" or (name[k] == " " and name[k - 1] != " ")]
+    best = min(splits, key=lambda lines: max(map(f.getlength, lines)), default=None)
+    return [(name,)] if best is None else [(name,), best]
 
 
 def moving_in(state: RiskState) -> tuple[str, int] | None:
@@ -424,8 +472,8 @@ def _banner(canvas: Canvas, b: Board, state: RiskState, last: LastTurn, names: N
     canvas.text((24, y2), "   ·   ".join(details), font(17), BANNER_MUTED, BANNER, anchor="lm")
     if last.last_battle is not None:
         e = last.last_battle
-        battle = translate("risk.board.last_battle", locale, source=b.data.territory[e.source].name,
-                           target=b.data.territory[e.target].name, attack="-".join(map(str, e.attack_dice)),
+        battle = translate("risk.board.last_battle", locale, source=territory_name(e.source),
+                           target=territory_name(e.target), attack="-".join(map(str, e.attack_dice)),
                            defence="-".join(map(str, e.defence_dice)), a=e.attacker_losses, d=e.defender_losses,
                            result=losses(e.attacker_losses, e.defender_losses))
         canvas.text((WIDTH - 24, y2), battle, font(17, bold=True), LIGHT_INK, BANNER, anchor="rm")
@@ -494,11 +542,12 @@ def _outlook(canvas: Canvas, b: Board, state: RiskState, pid: int, xy: tuple[int
     for c in b.data.continents:
         if all(state.owner.get(t) == pid for t in b.data.members[c.id]):
             tint, ink = CONTINENT_TINTS[c.id]
-            x1 = text_box(CONTINENT_SHORT[c.id], chip, (x + 6, xy[1]), anchor="lm")[2]
+            short = translate(f"risk.board.short.{c.id}", locale)
+            x1 = text_box(short, chip, (x + 6, xy[1]), anchor="lm")[2]
             if x1 + 6 > right:
                 break
             canvas.pill((x, xy[1] - 9, x1 + 6, xy[1] + 9), tint, bg, radius=6)
-            canvas.text((x + 6, xy[1]), CONTINENT_SHORT[c.id], chip, ink, tint, anchor="lm")
+            canvas.text((x + 6, xy[1]), short, chip, ink, tint, anchor="lm")
             x = x1 + 11
 
 

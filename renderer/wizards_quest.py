@@ -16,6 +16,7 @@ from itertools import pairwise
 
 from PIL import Image, ImageChops, ImageDraw
 
+from engine.core.datanames import name_of
 from engine.core.i18n import translate
 from engine.core.models import Event
 from engine.games.wizards_quest import events as E
@@ -106,6 +107,8 @@ LOOKS: dict[str, Look] = {c: PLAYER_LOOKS[c] for c in standard().params.colours}
 NEUTRAL_LOOK = make_look("#a09a8e", "N", 0.5)
 """A player whose colour the renderer does not know."""
 TREASURES: tuple[TreasureKind, ...] = ("crown", "chest", "ring")
+FRENZY_SAMPLE = 4
+"""The orcs on the key's frenzying stack (its label says 4 orcs)."""
 
 
 def look_of(state: WQState, pid: int) -> Look:
@@ -367,7 +370,7 @@ def _tabs(canvas: Canvas, b: Board, state: WQState, locale: str) -> None:
         is_protected = region.id == shielded
         colour = PROTECTED if is_protected else REGION_LOOKS[region.id][1]
         key = "wq.board.tab.protected" if is_protected else "wq.board.tab"
-        label = translate(key, locale, r=region.id, name=region.name)
+        label = translate(key, locale, r=region.id, name=name_of("wq", "region", region.id))
         canvas.rect((x0 + 4, y0, x1 - 4, y1), DARK_INK)
         canvas.rect((x0, y0 + 4, x1, y1 - 4), DARK_INK)
         canvas.pill((x0 + 2, y0 + 2, x1 - 2, y1 - 2), colour, DARK_INK, radius=6)
@@ -401,7 +404,7 @@ def _locations(canvas: Canvas, b: Board, state: WQState, locale: str) -> None:
         tokens: list[Piece] = []
         size = place.tokens.y1 - place.tokens.y0
         if state.dragon == loc:
-            tokens.append(_token(b.palette, "dragon", DRAGON, fill, size))
+            tokens.append(_token(b.palette, "dragon", DRAGON, fill, size, _dragon_letter(locale)))
         if state.mage == loc:
             tokens.append(_token(b.palette, "mage", MAGE, fill, size))
         treasure = markers.get(loc)
@@ -484,6 +487,11 @@ def _leader_letter(leader: Leader, locale: str) -> str:
     return translate(f"wq.board.letter.{leader}", locale)
 
 
+def _dragon_letter(locale: str) -> str:
+    """The letter on the Dragon's token."""
+    return translate("wq.board.letter.dragon", locale)
+
+
 @lru_cache(maxsize=1024)
 def _badge(palette: Palette, look: Look, count: str, letter: str, bg: RGB, w: int, h: int,
            hollow: bool = False) -> Piece:
@@ -504,8 +512,10 @@ def _badge(palette: Palette, look: Look, count: str, letter: str, bg: RGB, w: in
 
 @lru_cache(maxsize=64)
 def _leader_alone(palette: Palette, look: Look, leader: str, bg: RGB, w: int, h: int) -> Piece:
-    """A location held by a leader and no men: the owner's letter, and the leader's disc where the count goes."""
-    img, mask = _badge(palette, look, "", look.letter, bg, w, h)
+    """A location held by a leader and no men: the owner's letter, and the leader's disc where the count goes
+    (pasted on a copy: the plain badge is cached, shared by every leader's letter in every language)."""
+    badge, mask = _badge(palette, look, "", look.letter, bg, w, h)
+    img = badge.copy()
     size = h - 2 * (2 + RING)
     disc = _badge(palette, look, leader, "", look.badge, size, size)
     centre = (14 + (38 if h >= 50 else 24) / 2 + w) / 2
@@ -550,13 +560,14 @@ def _glyph(kind: str, size: int) -> Image.Image:
 
 
 @lru_cache(maxsize=256)
-def _token(palette: Palette, kind: str, colour: RGB, bg: RGB, size: int) -> Piece:
-    """A round token: the Dragon ("D"), the Great Mage (a star), or a treasure's glyph in its owner's colour."""
+def _token(palette: Palette, kind: str, colour: RGB, bg: RGB, size: int, letter: str = "") -> Piece:
+    """A round token: the Dragon (its `letter`), the Great Mage (a star), or a treasure's glyph in its owner's
+    colour."""
     ink = ink_for(colour)
     if kind == "dragon":
         layers = _rings(size, size, 7, colour, colour)[:2]
         return _layered(palette, (size, size), bg, layers,
-                        [("D", font(size * 2 // 3, bold=True), (size / 2, size / 2 + 1), LIGHT_INK)])
+                        [(letter, font(size * 2 // 3, bold=True), (size / 2, size / 2 + 1), LIGHT_INK)])
     if kind == "mage":
         layers = _rings(size, size, None, colour, colour)[:2]
         return _layered(palette, (size, size), bg, layers,
@@ -631,7 +642,7 @@ def _banner(canvas: Canvas, b: Board, state: WQState, last: LastTurn, names: Nam
     ] if state.order else []
     details += [
         translate("wq.board.deck", locale, deck=len(state.deck), discard=len(state.discard)),
-        translate("wq.board.protected", locale, r=region, name=b.data.map.region[region].name) if region
+        translate("wq.board.protected", locale, r=region, name=name_of("wq", "region", region)) if region
         else translate("wq.board.unprotected", locale),
     ]
     small = font(17)
@@ -735,12 +746,13 @@ def _key(canvas: Canvas, b: Board, state: WQState, locale: str) -> None:
     y = top + KEY_ROW // 2
     x = 24
     entries: list[tuple[Piece, str]] = [
-        (_token(b.palette, "dragon", DRAGON, LEGEND, 26), "dragon"),
+        (_token(b.palette, "dragon", DRAGON, LEGEND, 26, _dragon_letter(locale)), "dragon"),
         (_token(b.palette, "mage", MAGE, LEGEND, 26), "mage"),
         (_badge(b.palette, sample, _leader_letter("hero", locale), "", LEGEND, 26, 26), "hero"),
         (_badge(b.palette, sample, _leader_letter("sorcerer", locale), "", LEGEND, 26, 26), "sorcerer"),
         (_leader_alone(b.palette, sample, _leader_letter("hero", locale), LEGEND, 66, 32), "leader_alone"),
-        (_orc_badge(b.palette, 4, translate("wq.board.orcs", locale), True, LEGEND, 66, 26, True), "frenzy"),
+        (_orc_badge(b.palette, FRENZY_SAMPLE, translate("wq.board.orcs", locale, n=FRENZY_SAMPLE), True, LEGEND, 66,
+                    26, True), "frenzy"),
     ]
     if state.options.decoy and state.phase is not Phase.GAME_OVER:
         entries.append((_token(b.palette, "decoy", sample.badge, LEGEND, 26), "decoy"))

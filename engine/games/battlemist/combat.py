@@ -13,7 +13,7 @@ from engine.core.events import BoardChanged, Headline
 from engine.core.models import Action, Decision, Event
 from engine.core.rng import Rng
 from engine.games.battlemist import battle as B
-from engine.games.battlemist import windows
+from engine.games.battlemist import names, windows
 from engine.games.battlemist.data import ARMY, ArmyType, Window, load
 from engine.games.battlemist.phases import wrong_phase
 from engine.games.battlemist.pieces import UNIT_KINDS, Stars, UnitKind
@@ -348,7 +348,7 @@ def battle_play(state: BMState, action: BattlePlay, rng: Rng) -> list[Event]:
     card, events = windows.play(state, action.player, action.card, window)
     assert b is not None  # a card of a battle window was played in it
     if card.defender_only and action.player != b.defender.player:
-        raise RuleError("BM_E_DEFENDER_ONLY", card=windows.card_name(card.id))
+        raise RuleError("BM_E_DEFENDER_ONLY", card=names.card_named(card.id))
     side = b.side(action.player)
     if b.stage == "battlestart":
         side = B.evolve(side, ambush=side.ambush + (card.modifier or 0))
@@ -365,7 +365,7 @@ def battle_cast(state: BMState, action: BattleCast, rng: Rng) -> list[Event]:
     spell, events = windows.cast(state, pid, action.spell, window, _scope(state, b) if b is not None else "")
     assert b is not None  # a spell of a battle window was cast in it
     if spell.id == "SP12" and action.unit is None:
-        raise RuleError("BM_E_SPELL_TARGET", spell=spell.name)  # its target last (reference ruling 2)
+        raise RuleError("BM_E_SPELL_TARGET", spell=names.card(spell.id))  # its target last (reference ruling 2)
     enemy = b.other(pid)
     effect = SpellEffect(player=pid, region=b.region, source=spell.id)
     if spell.id == "SP05":

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.core.controls import Choice, Control
 from engine.core.errors import RuleError
-from engine.core.i18n import msg, translate
+from engine.core.i18n import msg, translate, words
 from engine.core.models import Action, Decision, to_json
 from engine.core.names import normalise
 from engine.games.battlemist import (
@@ -24,6 +24,7 @@ from engine.games.battlemist import (
     economy,
     legal,
     movement,
+    names,
     quest,
     ruleset,
     text,
@@ -35,7 +36,7 @@ from engine.games.battlemist.economy import EconOrders, EconPlay, EconStart, Lin
 from engine.games.battlemist.initiative import InitiativeMod
 from engine.games.battlemist.phases import TURN
 from engine.games.battlemist.state import BMState, Phase
-from engine.games.battlemist.windows import card_name, when
+from engine.games.battlemist.windows import when
 
 QUEST_PLAYS = {"AC01": "great_haste", "AC11": "healing_herbs", "SP01": "healing_light", "SP09": "blink",
                "AC10": "inspired_hero"}
@@ -43,7 +44,6 @@ QUEST_PLAYS = {"AC01": "great_haste", "AC11": "healing_herbs", "SP01": "healing_
 PASSES = {"bm_prequest": "quest_pass", "bm_encounter_window": "quest_pass", "bm_duel_window": "quest_pass",
           "window_battlestart": "battle_pass", "window_rally": "battle_pass"}
 """The windows a player passes in with `/bm pass`, and the pass action of each."""
-RESOURCE_NAMES = {normalise(r): r for r in RESOURCES} | {normalise(r[:-1]): r for r in RESOURCES if r.endswith("s")}
 
 
 def decisions(state: BMState, pid: int) -> list[Decision]:
@@ -107,10 +107,10 @@ def play(state: BMState, pid: int, name: str, *, region: str | None = None, hero
             return combat.BattleCast(player=pid, spell=key, unit=army if army in ARMY else None)  # type: ignore[arg-type]
         return combat.BattlePlay(player=pid, card=key)
     if spell is not None:
-        raise RuleError("BM_E_SPELL_WINDOW", spell=spell.name, window=when(spell.window))
+        raise RuleError("BM_E_SPELL_WINDOW", spell=names.card(key), window=when(spell.window))
     if key not in state.hands.get(pid, []) or card is None:
-        raise RuleError("BM_E_CARD_NOT_IN_HAND", card=card_name(key))
-    raise RuleError("BM_E_CARD_WINDOW", card=card_name(key), window=when(card.window))
+        raise RuleError("BM_E_CARD_NOT_IN_HAND", card=names.card_named(key))
+    raise RuleError("BM_E_CARD_WINDOW", card=names.card_named(key), window=when(card.window))
 
 
 def _only_rival(state: BMState, pid: int) -> int | None:
@@ -202,10 +202,11 @@ def disband(state: BMState, pid: int, region: str, what: str, n: int) -> upkeep.
 
 
 def resource(text: str) -> str:
-    """A resource typed by name (`grain`, `Wood` …); BM_E_UNKNOWN_RESOURCE otherwise."""
-    found = RESOURCE_NAMES.get(normalise(text))
+    """A resource typed by name in any of the bot's languages (`grain`, `Wood`, `Korn` …); BM_E_UNKNOWN_RESOURCE
+    otherwise."""
+    found = names.resource_by_name(text)
     if found is None:
-        raise RuleError("BM_E_UNKNOWN_RESOURCE", x=text, resources=", ".join(RESOURCES))
+        raise RuleError("BM_E_UNKNOWN_RESOURCE", x=text, resources=[names.resource(r) for r in RESOURCES])
     return found
 
 
@@ -265,6 +266,12 @@ def quest_target(state: BMState, pid: int, monster: int) -> quest.EncounterTarge
 
 def region_id(text: str) -> str:
     return movement.resolve_region(text)
+
+
+def race_id(text: str) -> str:
+    """The race typed as `text` (`/bm race`): its id in any case or its name in any of the bot's languages; as it
+    was typed when it is none, for the rules to refuse."""
+    return names.race_by_name(text) or text.strip()
 
 
 def initiative(state: BMState, pid: int, change: str) -> InitiativeMod:
@@ -413,12 +420,20 @@ def private_lines(state: BMState, pid: int, locale: str) -> list[str]:
     if "econstart" in kinds:
         plays = _start_draft(state, pid)
         lines.append(translate("bm.panel.plays", locale, plays=", ".join(
-            f"{card_name(p.card)} → {movement.label(p.region)}" for p in plays) or "—"))
+            f"{words(names.card_named(p.card), locale)} → {words(names.region(p.region), locale)}" for p in plays)
+            or "—"))
     if "upkeep" in kinds:
         plan = _upkeep_draft(state, pid)
         lines.append(translate("bm.panel.upkeep", locale, disband=", ".join(
-            f"{d.n} {d.what} ({d.region})" for d in plan.disband) or "—", trades=len(plan.trades)))
+            f"{_disbanded(d, locale)} ({d.region})" for d in plan.disband) or "—", trades=len(plan.trades)))
     return lines + hand_lines(state, pid, locale)
+
+
+def _disbanded(order: economy.Disband, locale: str) -> str:
+    """A line of a maintenance draft: `2 archers`, or `1 city` (the steps a city is taken down)."""
+    if order.what == "city":
+        return f"{order.n} {translate('bm.text.city.city', locale)}"
+    return words(names.units(order.what, order.n), locale)
 
 
 def hand_lines(state: BMState, pid: int, locale: str) -> list[str]:
@@ -427,7 +442,8 @@ def hand_lines(state: BMState, pid: int, locale: str) -> list[str]:
     _seat(state, pid)
     cards = load().cards.actions_by_id
     hand = state.hands.get(pid, [])
-    shown = [f"{card_name(c)}: {when(cards[c].window, locale)}" if c in cards else card_name(c) for c in hand]
+    shown = [words(names.card_named(c), locale) + (f": {words(when(cards[c].window), locale)}" if c in cards else "")
+             for c in hand]
     stars = state.stars[pid]
     return [translate("bm.hand.cards", locale, n=len(hand), cards="; ".join(shown) or "—"),
             translate("bm.hand.stars", locale, owned=stars.owned, spent=stars.spent, power=stars.power),
@@ -441,7 +457,7 @@ def quest_line(state: BMState, pid: int, locale: str) -> str:
     if card is None:
         return translate("bm.hand.no_quest", locale)
     found = load().quests.adventure.get(card)
-    return translate("bm.hand.quest", locale, card=card, target=text.region(found.target if found else None))
+    return translate("bm.hand.quest", locale, card=card, target=text.region(found.target if found else None, locale))
 
 
 def region_text(state: BMState, region: str, locale: str) -> str:
@@ -452,7 +468,7 @@ def region_text(state: BMState, region: str, locale: str) -> str:
     place = load().map.by_id[rid]
     yields = text.resources(economy.region_income(state, rid), locale)
     return "\n".join([text.region_line(state, rid, locale),
-                      translate("bm.region.facts", locale, terrain=place.terrain, income=yields)])
+                      translate("bm.region.facts", locale, terrain=names.terrain(place.terrain), income=yields)])
 
 
 WINDOWS = {"econstart": "econstart", "econ_orders": "econorders", "bm_prequest": "prequest",
@@ -485,8 +501,8 @@ def playable(state: BMState, pid: int, spells: bool) -> list[Choice]:
         if state.effects.mana_storm == "none":
             return []
         power = state.stars[pid].power
-        return [Choice(s.id, msg("choice.name", name=f"{s.name} ({s.id}), {windows.cost(state, s)}★"))
+        return [Choice(s.id, msg("bm.term.spell_cost", spell=names.card_named(s.id), cost=windows.cost(state, s)))
                 for s in cards.spells if s.window in open_now and windows.cost(state, s) <= power]
     held = dict.fromkeys(state.hands.get(pid, []))
-    return [Choice(c, msg("choice.name", name=card_name(c))) for c in held
+    return [Choice(c, msg("choice.name", name=names.card_named(c))) for c in held
             if c in cards.actions_by_id and cards.actions_by_id[c].window in open_now]

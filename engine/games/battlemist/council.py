@@ -11,14 +11,15 @@ from typing import TYPE_CHECKING, Literal
 from engine.core import orders as O
 from engine.core.errors import RuleError
 from engine.core.events import Headline
+from engine.core.i18n import msg
 from engine.core.models import Action, Decision, Event
 from engine.core.orders import Orders
 from engine.core.rng import Rng
-from engine.games.battlemist import windows
+from engine.games.battlemist import names, windows
 from engine.games.battlemist.data import ARMY, EventCard, load
 from engine.games.battlemist.dice import Rolled, d10, rank_by_rolls
 from engine.games.battlemist.phases import wrong_phase
-from engine.games.battlemist.pieces import CityMark, Troops
+from engine.games.battlemist.pieces import UNIT_KINDS, CityMark, Troops
 
 if TYPE_CHECKING:
     from engine.games.battlemist.state import BMState
@@ -600,9 +601,9 @@ def _book(state: BMState, card: str, action: Action) -> tuple[CouncilState, Orde
         raise wrong_phase(state.phase, action.type)
     book = council.choices
     if action.player in book.locked:
-        raise RuleError("BM_E_LOCKED", what=load().cards.card[card].name)
+        raise RuleError("BM_E_LOCKED", what=names.card(card))
     if action.player not in book.seats:
-        raise RuleError("BM_E_EVENT_NO_CHOICE", card=load().cards.card[card].name)
+        raise RuleError("BM_E_EVENT_NO_CHOICE", card=names.card(card))
     return council, book
 
 
@@ -614,8 +615,8 @@ def _check_plague(state: BMState, action: PlagueLosses, regions: list[str]) -> N
         here = state.units(region, action.player)
         for kind, k in units.items():
             if kind not in ARMY or k < 0 or here.get(kind) < k:
-                raise RuleError("BM_E_UNIT_NOT_FOUND", n=here.get(kind) if kind in ARMY else 0, type=kind,
-                                region=region)
+                raise RuleError("BM_E_UNIT_NOT_FOUND", n=here.get(kind) if kind in ARMY else 0,
+                                type=msg(f"bm.movement.unit.{kind}") if kind in UNIT_KINDS else kind, region=region)
         if sum(units.values()) != min(n, here.army()):
             raise RuleError("BM_E_PLAGUE_COUNT", n=min(n, here.army()), region=region)
 
@@ -626,7 +627,8 @@ def _check_uprising(state: BMState, action: UprisingPayment, regions: list[str])
             raise RuleError("BM_E_UPRISING_REGION", region=region)
     have = state.stock[action.player].grain
     if len(action.pay) > have:
-        raise RuleError("BM_E_INSUFFICIENT_RESOURCES", need=f"{len(action.pay)} grain", have=f"{have} grain")
+        raise RuleError("BM_E_INSUFFICIENT_RESOURCES", need=msg("bm.res.grain", n=len(action.pay)),
+                        have=msg("bm.res.grain", n=have))
 
 
 def choose_plague(state: BMState, action: PlagueLosses, rng: Rng) -> list[Event]:

@@ -31,7 +31,7 @@ from engine.core.i18n import Msg, msg, translate
 from engine.core.models import Action, Decision, Event, copier
 from engine.core.orders import Orders
 from engine.core.rng import Rng
-from engine.games.battlemist import heroes, windows
+from engine.games.battlemist import heroes, names, windows
 from engine.games.battlemist.data import RESOURCES, ArmyType, Resource, load
 from engine.games.battlemist.phases import wrong_phase
 from engine.games.battlemist.pieces import CityMark, HeroToken, Stars, Stock
@@ -333,15 +333,6 @@ class CityDestroyed(Event):
 # ---------------------------------------------------------------------------------------------------- helpers
 
 
-def region_name(region: str) -> str:
-    known = load().map.by_id.get(region)
-    return region if known is None else f"{known.name} ({region})"
-
-
-def race_name(race: str) -> str:
-    return load().rules.race[race].name
-
-
 def amounts(cost: dict[str, int]) -> list[Msg]:
     """A cost or stock as the messages name it ("5 wood, 5 iron"), resources in their usual order."""
     shown = [msg(f"bm.res.{r}", n=cost[r]) for r in RESOURCES if cost.get(r)]
@@ -429,11 +420,11 @@ def _check_play(state: BMState, pid: int, play: EconPlay) -> None:
     if play.card == "AC16":
         holder = state.controller(play.region)
         if play.region not in state.cities or holder is None or holder == pid:
-            raise RuleError("BM_E_SABOTAGE_TARGET", region=region_name(play.region))
+            raise RuleError("BM_E_SABOTAGE_TARGET", region=names.region_named(play.region))
     elif play.region == state.homeland(pid):
-        raise RuleError("BM_E_HARVEST_HOMELAND", card=windows.card_name(play.card))
+        raise RuleError("BM_E_HARVEST_HOMELAND", card=names.card_named(play.card))
     elif state.controller(play.region) != pid:
-        raise RuleError("BM_E_NOT_CONTROLLED", region=region_name(play.region))
+        raise RuleError("BM_E_NOT_CONTROLLED", region=names.region_named(play.region))
 
 
 def econ_start(state: BMState, action: EconStart, rng: Rng) -> list[Event]:
@@ -591,7 +582,8 @@ def _blocker(state: BMState, pid: int, region: str) -> RuleError | None:
         others = [state.occupied[region], *others]
     if not others:
         return None
-    return RuleError("BM_E_HOMELAND_OCCUPIED", region=region_name(region), race=race_name(state.race(others[0])))
+    return RuleError("BM_E_HOMELAND_OCCUPIED", region=names.region_named(region),
+                     race=names.race(state.race(others[0])))
 
 
 class _Evaluation:
@@ -667,7 +659,7 @@ class _Evaluation:
         if region not in s.regions:
             return RuleError("BM_E_UNKNOWN_REGION", x=region)
         if s.controller(region) != self.pid:
-            return RuleError("BM_E_NOT_CONTROLLED", region=region_name(region))
+            return RuleError("BM_E_NOT_CONTROLLED", region=names.region_named(region))
         cost = self.bonus.builds[0] if self.bonus.builds else dict(load().rules.cities[line.city].cost)
         short = _short(self.stock, cost)
         if short is not None:
@@ -677,10 +669,10 @@ class _Evaluation:
         planned = [b.city for b, _ in self.plan.builds if b.region == region]
         mark = s.cities.get(region)
         if line.city == "city" and (mark is not None or planned):
-            return RuleError("BM_E_CITY_EXISTS", region=region_name(region))
+            return RuleError("BM_E_CITY_EXISTS", region=names.region_named(region))
         if line.city == "large_city":
             if (mark is not None and mark.kind == "large_city") or "large_city" in planned:
-                return RuleError("BM_E_CITY_EXISTS", region=region_name(region))
+                return RuleError("BM_E_CITY_EXISTS", region=names.region_named(region))
             if start_kind(mark, s.round) != "city":
                 return RuleError("BM_E_LARGE_CITY_NEEDS_CITY")
         self.stock = self.stock.minus(cost)
@@ -725,12 +717,12 @@ class _Evaluation:
         if blocked is not None:
             return blocked
         if self.placed[region] + n > limit:
-            return RuleError("BM_E_PLACEMENT_LIMIT", region=region_name(region), limit=limit,
+            return RuleError("BM_E_PLACEMENT_LIMIT", region=names.region_named(region), limit=limit,
                              n=self.placed[region] + n)
         army = kind in load().rules.units
         stack = s.units(region, pid).army() + self.army[region] + n
         if army and stack > load().rules.stack_limit:  # monsters do not count (BM-MON-7)
-            return RuleError("BM_E_STACK_LIMIT", region=region_name(region), n=stack)
+            return RuleError("BM_E_STACK_LIMIT", region=names.region_named(region), n=stack)
         self.stock = self.stock.minus(cost)
         self.placed[region] += n
         if army:

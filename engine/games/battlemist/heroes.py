@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from engine.core.errors import RuleError
 from engine.core.models import Event
+from engine.games.battlemist import names
 from engine.games.battlemist.data import STOPS, load
 from engine.games.battlemist.pieces import HeroToken
 from engine.games.battlemist.quest_events import HeroDied, HeroHealed, QuestLost
@@ -61,10 +62,6 @@ def allowance(state: BMState, pid: int, hastes: int) -> int:
     return base + hastes * (load().cards.actions_by_id[HASTE].extra_move or 0)
 
 
-def hero_name(state: BMState, owner: int, number: int) -> str:
-    return f"{state.name(owner)}'s hero {number}"
-
-
 def find(state: BMState, pid: int, number: int) -> HeroToken:
     """`pid`'s hero `number`, or BM_E_UNKNOWN_HERO."""
     hero = state.hero(pid, number)
@@ -114,7 +111,7 @@ def enterable(state: BMState, hero: HeroToken, region: str) -> None:
     if region not in state.regions:
         raise RuleError("BM_E_VOID_HEX", x=region)
     if state.effects.blizzard == "no_mountains" and load().map.by_id[region].terrain == "mountain":
-        raise RuleError("BM_E_HERO_BLIZZARD", hero=hero_name(state, hero.owner, hero.number), region=region)
+        raise RuleError("BM_E_HERO_BLIZZARD", hero=names.hero(state, hero.owner, hero.number), region=region)
 
 
 def stops(state: BMState, pid: int, region: str) -> bool:
@@ -128,14 +125,14 @@ def check_path(state: BMState, hero: HeroToken, path: Sequence[str], limit: int)
     """The move order's geometry, region by region (BM-VAL-2): void hex or adjacency, then the stop he should have
     made in the previous region, then his allowance."""
     here = hero.region
-    name = hero_name(state, hero.owner, hero.number)
+    name = names.hero(state, hero.owner, hero.number)
     for k, region in enumerate(path):
         enterable(state, hero, region)
         if region not in neighbours(state, here):
             raise RuleError("BM_E_NOT_ADJACENT", a=here, b=region)
         if k and stops(state, hero.owner, here):
             raise RuleError("BM_E_HERO_MUST_STOP", hero=name, region=here,
-                            terrain=load().map.by_id[here].terrain)
+                            terrain=names.terrain(load().map.by_id[here].terrain))
         if k + 1 > limit:
             raise RuleError("BM_E_HERO_MOVE_TOO_FAR", hero=name, n=limit)
         here = region

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Literal
 
 from engine.core import orders as O
 from engine.core.errors import RuleError
+from engine.core.i18n import msg
 from engine.core.models import Action, Decision, Event
 from engine.core.orders import Orders
 from engine.core.rng import Rng
@@ -79,7 +80,7 @@ def choose_initiative(state: BMState, action: InitiativeMod, rng: Rng) -> list[E
     if state.phase is not Phase.INITIATIVE or ini is None:
         raise wrong_phase(state.phase, "initiative")
     if action.player in ini.choices.locked:
-        raise RuleError("BM_E_LOCKED", what="initiative")
+        raise RuleError("BM_E_LOCKED", what=msg("bm.term.what.initiative"))
     k = ini.large.get(action.player, 0)
     if not k or action.change not in (0, k, -k):
         raise RuleError("BM_E_INITIATIVE_MOD", k=k)

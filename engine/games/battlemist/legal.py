@@ -25,6 +25,7 @@ from engine.games.battlemist import (
     economy,
     heroes,
     movement,
+    names,
     quest,
     rules,
     ruleset,
@@ -447,11 +448,9 @@ def _label(field: str, value: Any, state: BMState) -> Msg:
     if isinstance(value, bool):
         return msg(f"bm.choice.{'yes' if value else 'no'}")
     if isinstance(value, str) and value in load().map.by_id:
-        return msg("choice.name", name=movement.label(value))
-    if isinstance(value, str) and value in load().cards.card:
-        return msg("choice.name", name=windows.card_name(value))
-    if isinstance(value, str) and value in load().cards.spell:
-        return msg("choice.name", name=f"{load().cards.spell[value].name} ({value})")
+        return msg("choice.name", name=names.region(value))
+    if isinstance(value, str) and names.card_kind(value) is not None:
+        return msg("choice.name", name=names.card_named(value))
     if field.endswith(".unit"):
         return movement.unit_label(value)
     if field.endswith(".hero") and state.active is not None:
@@ -473,15 +472,22 @@ def choices(state: BMState, player: int, field: str, **context: Any) -> list[Cho
         return _hops(state, player, context,
                      lambda path: hero_hops(state, player, int(number), path) if isinstance(number, int) else [])
     if field in LINE_FIELDS:
-        return [Choice(r, msg("choice.name", name=movement.label(r)), aliases=(load().map.by_id[r].name,))
+        return [Choice(r, msg("choice.name", name=names.region(r)), names.region_spellings(r))
                 for r in line_regions(state, player, field, context)]
     base = {"type": kind, **DEFAULTS.get(kind, {}), **context, "player": player}
     found = []
     for value in _values(state, player, field, context):
         action = parse(base | {name: value})
         if action is not None and accepted(state, action):
-            found.append(Choice(value, _label(field, value, state)))
+            found.append(Choice(value, _label(field, value, state), _aliases(value)))
     return found
+
+
+def _aliases(value: Any) -> tuple[str, ...]:
+    """What a player may type for a region or a race besides its label: its name in every language."""
+    if value in load().map.by_id:
+        return names.region_spellings(value)
+    return names.race_spellings(value) if value in RACES else ()
 
 
 LINE_FIELDS = frozenset({"econ_orders.recruit", "econ_orders.build", "econ_start.region"})
@@ -524,8 +530,7 @@ def _hops(state: BMState, pid: int, context: dict[str, Any], hops: Callable[[lis
         path = [movement.resolve_region(str(r)) for r in (typed.split() if isinstance(typed, str) else typed)]
     except RuleError:
         return []
-    return [Choice(r, msg("choice.name", name=movement.label(r)), aliases=(load().map.by_id[r].name,))
-            for r in hops(path)]
+    return [Choice(r, msg("choice.name", name=names.region(r)), names.region_spellings(r)) for r in hops(path)]
 
 
 # ---------------------------------------------------------------------------------------------------- controls
@@ -554,50 +559,76 @@ def _in_menu(action: Action) -> bool:
 def describe(state: BMState, action: Action) -> Msg:
     """What an action does, as a button or menu option shows it."""
     told = LABELS.get(type(action))
-    if told is not None:
-        return told(state, action)
-    data = {k: v for k, v in to_json(action).items() if k not in ("type", "player", "lock", "stand_in")}
-    shown = ", ".join(f"{k} {_show(v)}" for k, v in data.items() if v not in (None, [], {}, ()))
-    if not shown:
+    return told(state, action) if told is not None else msg(f"bm.action.{action.type}")
+
+
+def _detailed(action: Action, detail: Msg | list[Msg] | None) -> Msg:
+    """`bm.action.<type>` followed by what it is done with (`Take race DAQ`), or alone when that is nothing."""
+    if not detail:
         return msg(f"bm.action.{action.type}")
-    return msg("bm.button.action", action=msg(f"bm.action.{action.type}"), detail=shown)
+    return msg("bm.button.action", action=msg(f"bm.action.{action.type}"), detail=detail)
 
 
-def _spell(spell: str) -> str:
-    known = load().cards.spell.get(spell)
-    return f"{known.name} ({spell})" if known is not None else spell
-
-
-def _units(counts: dict[str, int]) -> str:
-    return ", ".join(f"{n} {unit}" for unit, n in counts.items() if n) or "—"
+def _units(counts: dict[str, int]) -> list[Msg] | str:
+    return [names.units(unit, n) for unit, n in counts.items() if n] or "—"
 
 
 def _foe(state: BMState, action: quest.EncounterTarget) -> Msg:
     qs = state.quest_step
     foes = getattr(qs.fight if qs is not None else None, "foes", ())
-    name = foes[action.foe].name if 0 <= action.foe < len(foes) else "?"
+    name = names.monster(foes[action.foe].name) if 0 <= action.foe < len(foes) else "?"
     return msg("bm.label.strike", n=action.foe + 1, name=name)
+
+
+def _upkeep_plan(state: BMState, action: upkeep.SubmitUpkeep) -> Msg:
+    """The maintenance a stand-in would confirm: its merchant trades, then what it disbands."""
+    trades = [msg("bm.term.detail.trade", give=msg(f"bm.res.{t.give}", n=t.amount), get=names.resource(t.get))
+              for t in action.trades]
+    disband = [msg("bm.term.detail.reduce", n=d.n, region=d.region) if d.what == "city" else
+               msg("bm.term.detail.disband", units=names.units(d.what, d.n), region=d.region) for d in action.disband]
+    return _detailed(action, [*trades, *disband])
+
+
+def _hero(state: BMState, action: quest.GreatHaste | quest.HealingHerbs | quest.HealingLight |
+          quest.EncounterHero) -> Msg:
+    return _detailed(action, msg("bm.choice.hero", n=action.hero))
 
 
 LABELS: dict[type, Callable[[BMState, Any], Msg]] = {
     quest.EncounterTarget: _foe,
     quest.DuelHero: lambda s, a: msg("bm.label.duel", hero=a.hero, player=s.name(a.defender), target=a.target),
     quest.HeroMove: lambda s, a: msg("bm.label.hero_move", hero=a.hero, path=" → ".join(a.path)),
-    combat.ChooseBattle: lambda s, a: msg("bm.label.battle", region=movement.label(a.region)),
+    combat.ChooseBattle: lambda s, a: msg("bm.label.battle", region=names.region(a.region)),
     combat.AssignCasualties: lambda s, a: msg("bm.label.casualties", kills=_units(a.kills), routs=_units(a.routs)),
     combat.RallyPick: lambda s, a: msg("bm.label.rally", units=_units(a.units)),
-    combat.BattleCast: lambda s, a: msg("bm.label.cast", spell=_spell(a.spell), unit=a.unit or "none"),
-    combat.BattlePlay: lambda s, a: msg("bm.label.play", card=windows.card_name(a.card)),
+    combat.BattleCast: lambda s, a: msg("bm.label.cast", spell=names.card_named(a.spell),
+                                        unit=movement.unit_label(a.unit) if a.unit else "none"),
+    combat.BattlePlay: lambda s, a: msg("bm.label.play", card=names.card_named(a.card)),
     council.UprisingPayment: lambda s, a: msg("bm.label.uprising", regions=", ".join(a.pay) or "none"),
-    movement.MovePlay: lambda s, a: msg("bm.label.move_play", source=windows.card_name(a.card),
-                                        region=movement.label(a.region) if a.region else "none"),
-    movement.MoveCast: lambda s, a: msg("bm.label.move_play", source=_spell(a.spell),
-                                        region=movement.label(a.region) if a.region else "none"),
-    windows.IndividualPlay: lambda s, a: msg("bm.label.spy", source=windows.card_name(a.card),
+    movement.MovePlay: lambda s, a: msg("bm.label.move_play", source=names.card_named(a.card),
+                                        region=names.region(a.region) if a.region else "none"),
+    movement.MoveCast: lambda s, a: msg("bm.label.move_play", source=names.card_named(a.spell),
+                                        region=names.region(a.region) if a.region else "none"),
+    windows.IndividualPlay: lambda s, a: msg("bm.label.spy", source=names.card_named(a.card),
                                              player=s.name(a.target)),
-    windows.IndividualCast: lambda s, a: msg("bm.label.spy", source=_spell(a.spell), player=s.name(a.target)),
+    windows.IndividualCast: lambda s, a: msg("bm.label.spy", source=names.card_named(a.spell),
+                                             player=s.name(a.target)),
+    setup.PickRace: lambda s, a: _detailed(a, msg("bm.term.detail.race", race=a.race)),
+    build.PlaceTile: lambda s, a: _detailed(a, msg("bm.term.detail.tile", tile=a.tile, q=a.q, r=a.r)),
+    council.PlagueLosses: lambda s, a: _detailed(a, [msg("bm.term.detail.removal", units=_units(units), region=r)
+                                                     for r, units in a.removals.items()]),
+    EconStart: lambda s, a: _detailed(a, [msg("bm.term.detail.play", card=names.card_named(p.card), region=p.region)
+                                          for p in a.plays]),
+    upkeep.SubmitUpkeep: _upkeep_plan,
+    InitiativeMod: lambda s, a: _detailed(a, msg("bm.term.detail.change", change=a.change)),
+    quest.GreatHaste: _hero,
+    quest.HealingHerbs: _hero,
+    quest.HealingLight: _hero,
+    quest.EncounterHero: _hero,
+    quest.Blink: lambda s, a: _detailed(a, msg("bm.term.detail.blink", hero=a.hero, region=a.region)),
 }
-"""Action types whose buttons and menu options read better in a sentence of their own."""
+"""Each action type's button or menu option as a sentence that names what it is done with (in the reader's
+language: never the action's raw fields); a type without one shows its `bm.action.<type>` alone."""
 
 
 def _show(value: object) -> str:
@@ -647,13 +678,15 @@ def line_label(line: Line) -> Msg:
     """One order line as the builder and the player's draft show it."""
     data = {k: v for k, v in to_json(line).items() if k != "kind"}
     if "region" in data:
-        data["region"] = movement.label(data["region"])
-    if "card" in data:
-        data["card"] = windows.card_name(data["card"])
-    if "spell" in data:
-        data["spell"] = _spell(data["spell"])
+        data["region"] = names.region(data["region"])
+    for key in ("card", "spell"):
+        if key in data:
+            data[key] = names.card_named(data[key])
     if "unit" in data:
-        data["unit"] = msg(f"bm.movement.unit.{data['unit']}")
+        data["unit"] = movement.unit_label(data["unit"])
+    for key in ("give", "get"):
+        if key in data:
+            data[key] = names.resource(data[key])
     return msg(f"bm.line.{line.kind}", **data)
 
 

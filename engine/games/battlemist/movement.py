@@ -19,7 +19,7 @@ from engine.core.i18n import Msg, msg
 from engine.core.models import Action, Decision, Event
 from engine.core.names import normalise
 from engine.core.rng import Rng
-from engine.games.battlemist import windows
+from engine.games.battlemist import names, windows
 from engine.games.battlemist.data import ARMY, MONSTERS, STOPS, ActionCard, EventCard, Spell, Window, load
 from engine.games.battlemist.heroes import neighbours
 from engine.games.battlemist.phases import TURN, wrong_phase
@@ -171,34 +171,29 @@ class MovementEnded(Event):
 
 
 def resolve_region(text: str) -> str:
-    """The id of the region typed as `text`: its id in any case or its name (BM-DIG-12); BM_E_UNKNOWN_REGION
-    otherwise. A void hex resolves too, so that a path into it is told BM_E_VOID_HEX."""
-    board = load().map
+    """The id of the region typed as `text`: its id in any case or its name in any of the bot's languages
+    (BM-DIG-12); BM_E_UNKNOWN_REGION otherwise. A void hex resolves too, so that a path into it is told
+    BM_E_VOID_HEX."""
     typed = text.strip().upper()
-    if typed in board.by_id:
+    if typed in load().map.by_id:
         return typed
-    wanted = normalise(text)
-    for region in board.regions:
-        if normalise(region.name) == wanted:
-            return region.id
-    raise RuleError("BM_E_UNKNOWN_REGION", x=text)
+    found = names.region_by_name(text)
+    if found is None:
+        raise RuleError("BM_E_UNKNOWN_REGION", x=text)
+    return found
 
 
 UNIT_NAMES: dict[str, UnitKind] = {
     "inf": "infantry", "infantry": "infantry", "arch": "archers", "archer": "archers", "archers": "archers",
     "cav": "cavalry", "cavalry": "cavalry", "giant": "giant", "giants": "giant", "firebreather": "firebreather",
     "firebreathers": "firebreather", "dragon": "dragon", "dragons": "dragon"}
-"""How a unit type may be typed in `/bm move` (`2 cav`, BM-DIG-12)."""
+"""How a unit type may be typed in `/bm move` (`2 cav`, BM-DIG-12), besides its name in any of the bot's
+languages."""
 
 
 def resolve_unit(text: str) -> UnitKind | None:
     """The unit type typed as `text`, or None."""
-    return UNIT_NAMES.get(normalise(text))
-
-
-def label(region: str) -> str:
-    """A region as the messages name it: `N06 Greywood`."""
-    return f"{region} {load().map.by_id[region].name}"
+    return UNIT_NAMES.get(normalise(text)) or names.unit_by_name(text)
 
 
 def unit_label(unit: str) -> Msg:
@@ -231,11 +226,10 @@ def stops_here(state: BMState, pid: int, unit: str, origin: str, region: str) ->
     a flying monster (BM-MON-6) and the free terrain of AC03 and SP03 (card text beats rule text, BM-ACT-2)."""
     others = [p for p in state.present(region) if p != pid]
     if others:
-        race = load().rules.race[state.race(others[0])].name
-        return RuleError("BM_E_MUST_STOP_ENEMY", region=label(region), race=race)
+        return RuleError("BM_E_MUST_STOP_ENEMY", region=names.region(region), race=names.race(state.race(others[0])))
     terrain = load().map.by_id[region].terrain
     if terrain in STOPS and not _free_terrain(state, pid, unit, origin, terrain):
-        return RuleError("BM_E_MUST_STOP_TERRAIN", region=label(region), terrain=terrain)
+        return RuleError("BM_E_MUST_STOP_TERRAIN", region=names.region(region), terrain=names.terrain(terrain))
     return None
 
 
@@ -262,7 +256,7 @@ def check_path(state: BMState, pid: int, unit: str, origin: str, path: Sequence[
         if here not in state.regions:
             raise RuleError("BM_E_VOID_HEX", x=here)
         if here not in neighbours(state, prev):
-            raise RuleError("BM_E_NOT_ADJACENT", a=label(prev), b=label(here))
+            raise RuleError("BM_E_NOT_ADJACENT", a=names.region(prev), b=names.region(here))
         if steps > 1:
             stop = stops_here(state, pid, unit, origin, prev)
             if stop is not None:
@@ -270,7 +264,7 @@ def check_path(state: BMState, pid: int, unit: str, origin: str, path: Sequence[
         if steps > reach:
             raise RuleError("BM_E_MOVE_TOO_FAR", type=unit_label(unit), n=reach)
         if closed and board.by_id[here].terrain == "mountain":
-            raise RuleError("BM_E_BLIZZARD_MOUNTAIN", region=label(here))
+            raise RuleError("BM_E_BLIZZARD_MOUNTAIN", region=names.region(here))
         prev = here
 
 
@@ -473,7 +467,7 @@ def move(state: BMState, action: Move, rng: Rng) -> list[Event]:
     path = [resolve_region(r) for r in action.path]
     have = state.units(origin, pid).get(action.unit)
     if have < action.n:
-        raise RuleError("BM_E_UNIT_NOT_FOUND", n=have, type=unit_label(action.unit), region=label(origin))
+        raise RuleError("BM_E_UNIT_NOT_FOUND", n=have, type=unit_label(action.unit), region=names.region(origin))
     if unmoved(state, pid, origin, action.unit) < action.n:
         raise RuleError("BM_E_UNIT_ALREADY_MOVED")
     check_path(state, pid, action.unit, origin, path)
@@ -506,7 +500,7 @@ def end_move(state: BMState, action: EndMove, rng: Rng) -> list[Event]:
         within = started_within_limit(state, pid)
         for region in excess:
             if within or movable(state, pid, region):
-                raise RuleError("BM_E_STACK_LIMIT", region=label(region), n=state.units(region, pid).army())
+                raise RuleError("BM_E_STACK_LIMIT", region=names.region(region), n=state.units(region, pid).army())
     events: list[Event] = []
     for region, n in excess.items():
         units = default_disband(state, pid, region, n)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from engine.core.errors import RuleError
+from engine.core.i18n import msg
 
 
 class Phase(StrEnum):
@@ -29,10 +30,12 @@ TURN: frozenset[Phase] = frozenset({Phase.QUEST, Phase.MOVEMENT, Phase.COMBAT})
 PHASE_OF: dict[str, str] = {"draft": "setup", "build": "setup", "council": "council", "econstart": "economy",
                             "orders": "economy", "initiative": "individual", "quest": "individual",
                             "movement": "individual", "combat": "individual", "upkeep": "maintenance",
-                            "game_over": "game over"}
-"""Each step's phase of the round (BM-RND-1, BM-RND-3), as BM_E_WRONG_PHASE names it."""
+                            "game_over": "game_over"}
+"""Each step's phase of the round (BM-RND-1, BM-RND-3), as BM_E_WRONG_PHASE names it (`bm.term.phase.…`)."""
 
 
 def wrong_phase(phase: Phase, step: str | None = None) -> RuleError:
-    """BM_E_WRONG_PHASE for the game's `phase`, naming `step` within it (the phase's own name by default)."""
-    return RuleError("BM_E_WRONG_PHASE", phase=PHASE_OF[phase.value], step=step or phase.value)
+    """BM_E_WRONG_PHASE for the game's `phase`, naming `step` within it (the phase's own name by default; a step
+    is named by its message `bm.term.step.…`)."""
+    return RuleError("BM_E_WRONG_PHASE", phase=msg(f"bm.term.phase.{PHASE_OF[phase.value]}"),
+                     step=msg(f"bm.term.step.{step or phase.value}"))

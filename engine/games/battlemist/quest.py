@@ -15,7 +15,7 @@ from engine.core.errors import RuleError
 from engine.core.models import Action, Decision, Event
 from engine.core.rng import Rng
 from engine.games.battlemist import heroes as H
-from engine.games.battlemist import windows
+from engine.games.battlemist import names, windows
 from engine.games.battlemist.data import Window, load
 from engine.games.battlemist.phases import wrong_phase
 from engine.games.battlemist.pieces import HeroToken
@@ -309,7 +309,7 @@ def hero_move(state: BMState, action: HeroMove, rng: Rng) -> list[Event]:
     hero = H.find(state, action.player, action.hero)
     H.check_known(action.path)
     if action.hero in qs.moved:
-        raise RuleError("BM_E_HERO_ALREADY_MOVED", hero=H.hero_name(state, action.player, action.hero))
+        raise RuleError("BM_E_HERO_ALREADY_MOVED", hero=names.hero(state, action.player, action.hero))
     H.check_path(state, hero, action.path, H.allowance(state, action.player, qs.haste.count(action.hero)))
     return [*events, *_arrive(state, rng, hero, action.path, blink=False)]
 
@@ -321,7 +321,7 @@ def blink(state: BMState, action: Blink, rng: Rng) -> list[Event]:
     hero = H.find(state, action.player, action.hero)
     H.check_known([action.region])
     if action.hero in qs.moved:
-        raise RuleError("BM_E_HERO_ALREADY_MOVED", hero=H.hero_name(state, action.player, action.hero))
+        raise RuleError("BM_E_HERO_ALREADY_MOVED", hero=names.hero(state, action.player, action.hero))
     _, cast = windows.cast(state, action.player, BLINK, _window(qs, action.player), _scope(state))
     H.enterable(state, hero, action.region)
     return [*events, *cast, *_arrive(state, rng, hero, [action.region], blink=True)]
@@ -406,7 +406,7 @@ def encounter_hero(state: BMState, action: EncounterHero, rng: Rng) -> list[Even
         raise wrong_phase(state.phase, "encounter")
     H.find(state, action.player, action.hero)
     if action.hero not in enc.candidates:
-        raise RuleError("BM_E_ENCOUNTER_HERO", hero=H.hero_name(state, action.player, action.hero))
+        raise RuleError("BM_E_ENCOUNTER_HERO", hero=names.hero(state, action.player, action.hero))
     return _fighter(state, action.hero)
 
 
@@ -551,10 +551,8 @@ def duel(state: BMState, action: DuelHero, rng: Rng) -> list[Event]:
         raise wrong_phase(state.phase, qs.stage)
     hero = H.find(state, action.player, action.hero)
     if qs is None or (action.hero, action.defender, action.target) not in duel_options(state):
-        target = state.hero(action.defender, action.target)
-        shown = f"{state.name(action.defender)}'s hero {action.target}" if target is None else \
-            H.hero_name(state, target.owner, target.number)
-        raise RuleError("BM_E_DUEL_INVALID", hero=H.hero_name(state, hero.owner, hero.number), target=shown)
+        raise RuleError("BM_E_DUEL_INVALID", hero=names.hero(state, hero.owner, hero.number),
+                        target=names.hero(state, action.defender, action.target))
     fight = Duel(attacker=(action.player, action.hero), defender=(action.defender, action.target),
                  waiting=(action.player, action.defender))
     _set(state, stage="fight", resume="duels", fight=fight,

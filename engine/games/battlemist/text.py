@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.core.events import PlayerLeft
-from engine.core.i18n import DEFAULT_LOCALE, NAMED, Msg, and_list, catalogue, msg, translate
+from engine.core.i18n import DEFAULT_LOCALE, NAMED, Msg, and_list, catalogue, msg, translate, words
 from engine.core.models import Decision, Event
 from engine.games.battlemist import battle as BT
 from engine.games.battlemist import build as BD
@@ -21,6 +21,7 @@ from engine.games.battlemist import dice as DI
 from engine.games.battlemist import economy as EC
 from engine.games.battlemist import initiative as IN
 from engine.games.battlemist import movement as MV
+from engine.games.battlemist import names as N
 from engine.games.battlemist import quest_events as QE
 from engine.games.battlemist import rules as RU
 from engine.games.battlemist import setup as SE
@@ -38,30 +39,24 @@ K = "bm.text."
 # ---------------------------------------------------------------------------------------------------- names
 
 
-def region(rid: str | None) -> str:
+def region(rid: str | None, locale: str = DEFAULT_LOCALE) -> str:
     """`N05 Three Princes` (an unknown id as it is)."""
-    if rid is None:
-        return "?"
-    known = load().map.by_id.get(rid)
-    return rid if known is None else f"{rid} {known.name}"
+    return "?" if rid is None else words(N.region(rid), locale)
 
 
 def regions(rids: Sequence[str], locale: str) -> str:
-    return and_list([region(r) for r in rids], locale)
+    return and_list([region(r, locale) for r in rids], locale)
 
 
-def race(rid: str | None) -> str:
-    known = load().rules.race.get(rid or "")
-    return "?" if known is None else known.name
+def race(rid: str | None, locale: str = DEFAULT_LOCALE) -> str:
+    return "?" if rid is None or rid not in load().rules.race else words(N.race(rid), locale)
 
 
 def card(cid: str, locale: str = DEFAULT_LOCALE) -> str:
     """An action card, event, spell, artifact or quest deck's Star card by name."""
     if cid == "STAR":
         return translate(f"{K}star_card", locale)
-    cards = load().cards
-    known = cards.card.get(cid) or cards.spell.get(cid) or cards.artifact.get(cid)
-    return cid if known is None else known.name
+    return words(N.card(cid), locale)
 
 
 def units(counts: Mapping[str, int], locale: str) -> str:
@@ -111,13 +106,13 @@ def _named(prefix: str, value: str) -> str | Msg:
 def _rolled_more(e: DI.Rolled, s: BMState, locale: str) -> str:
     """Another die of the same purpose, after the line that named it."""
     return _t("event.die_rolled.more", locale, who=s.name(e.player) if e.player is not None else "none",
-              dice=faces(e.dice), region=region(e.region) if e.region else "none")
+              dice=faces(e.dice), region=region(e.region, locale) if e.region else "none")
 
 
 def _rolled(e: DI.Rolled, s: BMState, locale: str) -> str:
     purpose = _named("purpose", e.purpose)
     return _t("event.die_rolled", locale, who=s.name(e.player) if e.player is not None else "none",
-              dice=faces(e.dice), purpose=purpose, region=region(e.region) if e.region else "none")
+              dice=faces(e.dice), purpose=purpose, region=region(e.region, locale) if e.region else "none")
 
 
 def _battle_roll(e: BT.BattleDice, s: BMState, locale: str, step: bool = True) -> str:
@@ -158,32 +153,29 @@ def _casualties_short(e: BT.CasualtiesTaken, s: BMState, locale: str) -> str:
 def _battle_ended(e: BT.BattleEnded, s: BMState, locale: str) -> str:
     losses = [_t("event.battle_ended.loss", locale, player=s.name(p), units=units(lost, locale))
               for p, lost in e.destroyed.items() if any(lost.values())]
-    return _t("event.battle_ended", locale, region=region(e.region),
+    return _t("event.battle_ended", locale, region=region(e.region, locale),
               winner=s.name(e.winner) if e.winner is not None else "none", losses=_none("; ".join(losses)))
 
 
 def _move_boost(e: MV.MoveBoost, s: BMState, locale: str) -> str:
-    return _t("event.move_boost", locale, player=s.name(e.player), source=card(e.source), bonus=e.move_bonus,
+    return _t("event.move_boost", locale, player=s.name(e.player), source=card(e.source, locale), bonus=e.move_bonus,
               free="yes" if e.free_terrain else "no", both="yes" if e.move_bonus and e.free_terrain else "no",
-              region=region(e.region) if e.region else "none")
+              region=region(e.region, locale) if e.region else "none")
 
 
 def _event_decided(e: CO.EventDecided, s: BMState, locale: str) -> str:
-    known = load().cards.card.get(e.card)
-    text = getattr(known, e.outcome, "") if known is not None else ""
-    return _t("event.event_decided", locale, card=card(e.card), committed=e.committed, needed=e.needed,
-              outcome=e.outcome.upper(), text=text)
+    return _t("event.event_decided", locale, card=card(e.card, locale), committed=e.committed, needed=e.needed,
+              outcome=e.outcome.upper(), text=N.outcome(e.card, e.outcome))
 
 
 def _discussion(e: CO.CouncilDiscussion, s: BMState, locale: str) -> str:
-    known = load().cards.card.get(e.card)
-    return _t("event.council_discussion", locale, card=card(e.card), a=getattr(known, "a", ""),
-              b=getattr(known, "b", ""))
+    return _t("event.council_discussion", locale, card=card(e.card, locale), a=N.outcome(e.card, "a"),
+              b=N.outcome(e.card, "b"))
 
 
 def _vote_opened(e: CO.VoteOpened, s: BMState, locale: str) -> str:
     order = ", ".join(f"{s.name(p)} {e.votes.get(p, 0)}" for p in e.order)
-    return _t("event.vote_opened", locale, card=card(e.card), needed=e.needed, order=order)
+    return _t("event.vote_opened", locale, card=card(e.card, locale), needed=e.needed, order=order)
 
 
 def _game_won(e: CO.GameWon, s: BMState, locale: str) -> str:
@@ -193,18 +185,17 @@ def _game_won(e: CO.GameWon, s: BMState, locale: str) -> str:
 
 
 def _abilities(ids: Sequence[str], locale: str) -> str:
-    known = load().rules.abilities
-    return and_list([known[a].name if a in known else a for a in ids], locale) or _t("none", locale)
+    return and_list([words(N.ability(a), locale) for a in ids], locale) or _t("none", locale)
 
 
 def _races_announced(e: SE.RacesAnnounced, s: BMState, locale: str) -> str:
-    races = [_t("event.race_announced", locale, player=s.name(c.player), race=race(c.race),
+    races = [_t("event.race_announced", locale, player=s.name(c.player), race=race(c.race, locale),
                 abilities=_abilities(c.abilities, locale)) for c in e.races]
     return _t("event.races_announced", locale, races="; ".join(races))
 
 
 def _race_card(e: SE.RaceCard, s: BMState, locale: str) -> str:
-    return _t("event.race_card", locale, player=s.name(e.player), race=race(e.race),
+    return _t("event.race_card", locale, player=s.name(e.player), race=race(e.race, locale),
               abilities=_abilities(e.abilities, locale))
 
 
@@ -228,7 +219,7 @@ def _guild_roll_off(e: EC.GuildRollOff, s: BMState, locale: str) -> str:
 
 
 def _effect_set(e: CO.EffectSet, s: BMState, locale: str) -> str:
-    return _t(f"event.effect_set.{e.effect}", locale, card=card(e.card), value=e.value)
+    return _t(f"event.effect_set.{e.effect}", locale, card=card(e.card, locale), value=e.value)
 
 
 def _cities_struck(e: CO.CitiesStruck, s: BMState, locale: str) -> str:
@@ -238,7 +229,7 @@ def _cities_struck(e: CO.CitiesStruck, s: BMState, locale: str) -> str:
 
 def _quest_completed(e: QE.QuestCompleted, s: BMState, locale: str) -> str:
     return _t("event.quest_completed", locale, player=s.name(e.player), adventure=e.adventure,
-              target=region(e.target))
+              target=region(e.target, locale))
 
 
 def _hero_strikes(e: QE.HeroStrikes, s: BMState, locale: str) -> str:
@@ -273,18 +264,17 @@ def _foes_strike(e: QE.FoesStrike, s: BMState, locale: str) -> str:
 
 def _hero_moved(e: QE.HeroMoved, s: BMState, locale: str) -> str:
     return _t("event.hero_moved", locale, hero=hero(s, e.player, e.hero, locale),
-              path=" → ".join(region(r) for r in e.path), blink="yes" if e.blink else "no")
+              path=" → ".join(region(r, locale) for r in e.path), blink="yes" if e.blink else "no")
 
 
 def _hero_healed(e: QE.HeroHealed, s: BMState, locale: str) -> str:
     return _t("event.hero_healed", locale, hero=hero(s, e.player, e.hero, locale), life=e.life,
-              by="home" if e.by == "home" else card(e.by))
+              by="home" if e.by == "home" else card(e.by, locale))
 
 
 def _artifact(e: QE.ArtifactFound, s: BMState, locale: str) -> str:
-    known = load().cards.artifact.get(e.artifact)
-    return _t("event.artifact_found", locale, player=s.name(e.player), artifact=card(e.artifact),
-              text=known.text if known else "")
+    return _t("event.artifact_found", locale, player=s.name(e.player), artifact=card(e.artifact, locale),
+              text=N.card_text(e.artifact))
 
 
 def _by_player(key: str) -> Narrator:
@@ -296,7 +286,7 @@ def _window(e: QE.WindowPassed | CB.WindowPassed, s: BMState, locale: str) -> st
     window = _named("window", e.window)
     if isinstance(e, CB.WindowPassed):
         return _t("event.window_passed.battle", locale, player=s.name(e.player), window=window,
-                  region=region(e.region))
+                  region=region(e.region, locale))
     return _t("event.window_passed", locale, player=s.name(e.player), window=window)
 
 
@@ -316,19 +306,19 @@ NARRATORS: dict[type[Event], Narrator] = {
     # dice
     DI.Rolled: _rolled,
     # setup and build mode
-    SE.RacePicked: lambda e, s, lo: _t("event.race_picked", lo, player=s.name(e.player), race=race(e.race)),
+    SE.RacePicked: lambda e, s, lo: _t("event.race_picked", lo, player=s.name(e.player), race=race(e.race, lo)),
     SE.RaceCard: _race_card,
     SE.RacesAnnounced: _races_announced,
     SE.SetupFinished: lambda e, s, lo: _t("event.setup_finished", lo, n=len(e.regions)),
     BD.TilesDealt: _tiles_dealt,
-    BD.TilePlaced: lambda e, s, lo: _t("event.tile_placed", lo, player=s.name(e.player), tile=region(e.tile),
+    BD.TilePlaced: lambda e, s, lo: _t("event.tile_placed", lo, player=s.name(e.player), tile=region(e.tile, lo),
                                        q=e.q, r=e.r),
     BD.PlacerSkipped: _by_player("placer_skipped"),
     # the Council
     CO.GameWon: _game_won,
     CO.StarsRefilled: lambda e, s, lo: _t("event.stars_refilled", lo, round=e.round),
     CO.HandFull: lambda e, s, lo: _t("event.hand_full", lo, player=s.name(e.player), n=load().rules.hand_limit),
-    CO.EventRevealed: lambda e, s, lo: _t("event.event_revealed", lo, player=s.name(e.player), card=card(e.card)),
+    CO.EventRevealed: lambda e, s, lo: _t("event.event_revealed", lo, player=s.name(e.player), card=card(e.card, lo)),
     CO.DeckRebuilt: lambda e, s, lo: _t("event.deck_rebuilt", lo, n=e.cards),
     CO.CouncilDiscussion: _discussion,
     CO.VoteOpened: _vote_opened,
@@ -336,25 +326,25 @@ NARRATORS: dict[type[Event], Narrator] = {
     CO.EventDecided: _event_decided,
     CO.CitiesStruck: _cities_struck,
     CO.UnitsLost: lambda e, s, lo: _t("event.units_lost", lo, player=s.name(e.player), units=units(e.units, lo),
-                                      region=region(e.region)),
+                                      region=region(e.region, lo)),
     CO.UprisingPaid: lambda e, s, lo: _t("event.uprising_paid", lo, player=s.name(e.player), n=len(e.regions),
                                          regions=regions(e.regions, lo)),
     CO.EffectSet: _effect_set,
-    CO.EventRemoved: lambda e, s, lo: _t("event.event_removed", lo, card=card(e.card)),
+    CO.EventRemoved: lambda e, s, lo: _t("event.event_removed", lo, card=card(e.card, lo)),
     # economy and maintenance
     EC.PlaysLocked: lambda e, s, lo: _t("event.econ_locked", lo, player=s.name(e.player),
                                         what=msg(f"{K}what.{e.step}")),
-    EC.HarvestBoosted: lambda e, s, lo: _t("event.harvest_boosted", lo, player=s.name(e.player), card=card(e.card),
-                                           region=region(e.region)),
+    EC.HarvestBoosted: lambda e, s, lo: _t("event.harvest_boosted", lo, player=s.name(e.player), card=card(e.card, lo),
+                                           region=region(e.region, lo)),
     EC.Harvested: lambda e, s, lo: _t("event.harvested", lo, player=s.name(e.player),
                                       income=resources(e.income, lo)),
     EC.MerchantTraded: lambda e, s, lo: _t("event.merchant_traded", lo, player=s.name(e.player),
                                            give=resources({e.give: e.amount}, lo),
                                            get=resources({e.get: e.received}, lo)),
     EC.CityBuilt: lambda e, s, lo: _t("event.city_built", lo, player=s.name(e.player), city=msg(f"{K}city.{e.city}"),
-                                      region=region(e.region), cost=resources(e.cost, lo)),
+                                      region=region(e.region, lo), cost=resources(e.cost, lo)),
     EC.Recruited: lambda e, s, lo: _t("event.recruited", lo, player=s.name(e.player), units=units({e.unit: e.n}, lo),
-                                      region=region(e.region), cost=resources(e.cost, lo)),
+                                      region=region(e.region, lo), cost=resources(e.cost, lo)),
     EC.HeroRecruited: lambda e, s, lo: _t("event.hero_recruited", lo, player=s.name(e.player), n=e.number,
                                           life=e.life),
     EC.StarBought: lambda e, s, lo: _t("event.star_bought", lo, player=s.name(e.player),
@@ -366,10 +356,10 @@ NARRATORS: dict[type[Event], Narrator] = {
     EC.TradeClosed: lambda e, s, lo: _t("event.trade_closed", lo, offer=e.offer,
                                         accepted="yes" if e.accepted else "no"),
     EC.CityDestroyed: lambda e, s, lo: _t("event.city_destroyed", lo, city=msg(f"{K}city.{e.city}"),
-                                          region=region(e.region), reason=e.reason),
+                                          region=region(e.region, lo), reason=e.reason),
     UP.Disbanded: lambda e, s, lo: _t("event.disbanded", lo, player=s.name(e.player), units=units({e.unit: e.n}, lo),
-                                      region=region(e.region)),
-    UP.CityReduced: lambda e, s, lo: _t("event.city_reduced", lo, region=region(e.region)),
+                                      region=region(e.region, lo)),
+    UP.CityReduced: lambda e, s, lo: _t("event.city_reduced", lo, region=region(e.region, lo)),
     UP.UpkeepPaid: lambda e, s, lo: _t("event.upkeep_paid", lo, player=s.name(e.player), paid=resources(e.paid, lo),
                                        nothing="no" if any(e.paid.values()) else "yes"),
     # initiative and movement
@@ -377,11 +367,11 @@ NARRATORS: dict[type[Event], Narrator] = {
     MV.MovementStarted: _by_player("movement_started"),
     MV.MoveBoost: _move_boost,
     MV.UnitsMoved: lambda e, s, lo: _t("event.units_moved", lo, player=s.name(e.player),
-                                       units=units({e.unit: e.n}, lo), path=" → ".join(region(r) for r in e.path)),
+                                       units=units({e.unit: e.n}, lo), path=" → ".join(region(r, lo) for r in e.path)),
     MV.MoveUndone: lambda e, s, lo: _t("event.move_undone", lo, player=s.name(e.player),
-                                       units=units({e.unit: e.n}, lo), path=" → ".join(region(r) for r in e.path)),
+                                       units=units({e.unit: e.n}, lo), path=" → ".join(region(r, lo) for r in e.path)),
     MV.UnitsDisbanded: lambda e, s, lo: _t("event.units_disbanded", lo, player=s.name(e.player),
-                                           units=units(e.units, lo), region=region(e.region)),
+                                           units=units(e.units, lo), region=region(e.region, lo)),
     MV.MovementEnded: _by_player("movement_ended"),
     # the quest step
     QE.HeroHealed: _hero_healed,
@@ -391,12 +381,12 @@ NARRATORS: dict[type[Event], Narrator] = {
     QE.HeroMoved: _hero_moved,
     QE.QuestCompleted: _quest_completed,
     QE.EncounterStarted: lambda e, s, lo: _t("event.encounter_started", lo, hero=hero(s, e.player, e.hero, lo),
-                                             foes=and_list(list(e.foes), lo)),
+                                             foes=and_list([words(N.monster(f), lo) for f in e.foes], lo)),
     QE.FoesStrike: _foes_strike,
     QE.HeroStrikes: _hero_strikes,
     QE.EncounterWon: lambda e, s, lo: _t("event.encounter_won", lo, hero=hero(s, e.player, e.hero, lo)),
     QE.HeroDied: lambda e, s, lo: _t("event.hero_died", lo, hero=hero(s, e.player, e.hero, lo),
-                                     region=region(e.region)),
+                                     region=region(e.region, lo)),
     QE.QuestLost: _by_player("quest_lost"),
     QE.StarFound: lambda e, s, lo: _t("event.star_found", lo, player=s.name(e.player),
                                       gained="yes" if e.gained else "no"),
@@ -410,42 +400,43 @@ NARRATORS: dict[type[Event], Narrator] = {
                                             n=len(e.battles), regions=regions(e.battles, lo)),
     CB.CombatStepEnded: _by_player("combat_step_ended"),
     CB.WindowPassed: _window,
-    CB.SpellEffect: lambda e, s, lo: _t("event.battle_effect", lo, source=card(e.source), player=s.name(e.player),
-                                        region=region(e.region),
+    CB.SpellEffect: lambda e, s, lo: _t("event.battle_effect", lo, source=card(e.source, lo), player=s.name(e.player),
+                                        region=region(e.region, lo),
                                         unit=msg(f"{K}kind.{e.detail}") if e.detail in UNIT_KINDS else "none"),
     CB.HomelandOccupied: lambda e, s, lo: _t("event.homeland_occupied", lo, player=s.name(e.player),
-                                             homeland=region(e.homeland), owner=s.name(e.owner), n=e.stars),
+                                             homeland=region(e.homeland, lo), owner=s.name(e.owner), n=e.stars),
     CB.OccupationEnded: lambda e, s, lo: _t("event.occupation_ended", lo, player=s.name(e.player),
-                                            homeland=region(e.homeland)),
+                                            homeland=region(e.homeland, lo)),
     CB.StandingOrderSet: lambda e, s, lo: _t("event.casualty_order_set", lo, player=s.name(e.player),
                                              cleared="no" if e.order else "yes"),
-    BT.BattleBegun: lambda e, s, lo: _t("event.battle_begun", lo, region=region(e.region),
+    BT.BattleBegun: lambda e, s, lo: _t("event.battle_begun", lo, region=region(e.region, lo),
                                         attacker=s.name(e.attacker), defender=s.name(e.defender), siege=e.siege),
-    BT.CombatRound: lambda e, s, lo: _t("event.combat_round", lo, region=region(e.region), round=e.round),
-    BT.BattleDice: lambda e, s, lo: _t("event.battle_dice", lo, region=region(e.region), roll=_battle_roll(e, s, lo)),
-    BT.Rerolled: lambda e, s, lo: _t("event.rerolled", lo, region=region(e.region), roll=_reroll(e, s, lo)),
-    BT.HitsScored: lambda e, s, lo: _t("event.hits_scored", lo, region=region(e.region), victim=s.name(e.victim),
+    BT.CombatRound: lambda e, s, lo: _t("event.combat_round", lo, region=region(e.region, lo), round=e.round),
+    BT.BattleDice: lambda e, s, lo: _t("event.battle_dice", lo, region=region(e.region, lo),
+                                       roll=_battle_roll(e, s, lo)),
+    BT.Rerolled: lambda e, s, lo: _t("event.rerolled", lo, region=region(e.region, lo), roll=_reroll(e, s, lo)),
+    BT.HitsScored: lambda e, s, lo: _t("event.hits_scored", lo, region=region(e.region, lo), victim=s.name(e.victim),
                                        hits=_t("hits.taken", lo, kills=e.kills, routs=e.routs,
                                                both="yes" if e.kills and e.routs else "no"),
                                        step=msg(f"{K}step.{e.step}")),
     BT.CasualtiesTaken: _casualties,
-    BT.RallyRolled: lambda e, s, lo: _t("event.rally_rolled", lo, region=region(e.region), roll=_rally(e, s, lo)),
+    BT.RallyRolled: lambda e, s, lo: _t("event.rally_rolled", lo, region=region(e.region, lo), roll=_rally(e, s, lo)),
     BT.Rallied: lambda e, s, lo: _t("event.rallied", lo, player=s.name(e.player), units=units(e.units, lo),
-                                    region=region(e.region)),
-    BT.Overrun: lambda e, s, lo: _t("event.overrun", lo, player=s.name(e.player), region=region(e.region),
+                                    region=region(e.region, lo)),
+    BT.Overrun: lambda e, s, lo: _t("event.overrun", lo, player=s.name(e.player), region=region(e.region, lo),
                                     units=units(e.killed, lo)),
     BT.BattleEnded: _battle_ended,
-    BT.DeadRaised: lambda e, s, lo: _t("event.dead_raised", lo, player=s.name(e.player), region=region(e.region)),
+    BT.DeadRaised: lambda e, s, lo: _t("event.dead_raised", lo, player=s.name(e.player), region=region(e.region, lo)),
     BT.Plundered: lambda e, s, lo: _t("event.plundered", lo, player=s.name(e.player), city=msg(f"{K}city.{e.city}"),
-                                      region=region(e.region), gain=resources(e.gain, lo)),
+                                      region=region(e.region, lo), gain=resources(e.gain, lo)),
     BT.PlunderDeclined: lambda e, s, lo: _t("event.plunder_declined", lo, player=s.name(e.player),
-                                            region=region(e.region)),
+                                            region=region(e.region, lo)),
     # cards and spells
-    WI.CardPlayed: lambda e, s, lo: _t("event.card_played", lo, player=s.name(e.player), card=card(e.card)),
+    WI.CardPlayed: lambda e, s, lo: _t("event.card_played", lo, player=s.name(e.player), card=card(e.card, lo)),
     WI.CardDiscarded: _by_player("card_discarded"),
     WI.PlayerSpied: lambda e, s, lo: _t("event.player_spied", lo, player=s.name(e.player), target=s.name(e.target),
-                                        source=card(e.source)),
-    WI.SpellCast: lambda e, s, lo: _t("event.spell_cast", lo, player=s.name(e.player), spell=card(e.spell),
+                                        source=card(e.source, lo)),
+    WI.SpellCast: lambda e, s, lo: _t("event.spell_cast", lo, player=s.name(e.player), spell=card(e.spell, lo),
                                       cost=e.cost),
 }
 """Every public event class → its line. A private event class (its instances carry `private_to`) is told by
@@ -464,15 +455,14 @@ def narrate(event: Event, state: BMState, locale: str = "en") -> str | None:
 
 
 def _card_drawn(e: CO.CardDrawn, s: BMState, locale: str) -> str:
-    known = load().cards.card.get(e.card)
-    return _t("private.card_drawn", locale, card=card(e.card), text=getattr(known, "text", ""))
+    return _t("private.card_drawn", locale, card=card(e.card, locale), text=N.card_text(e.card))
 
 
 def _quest_drawn(e: QE.QuestDrawn, s: BMState, locale: str) -> str:
     adventure = load().quests.adventure.get(e.adventure)
-    foes = [f"{f.count}× {f.name}" if f.count > 1 else f.name for f in adventure.encounter] if adventure else []
+    foes = [words(N.monsters(f.name, f.count), locale) for f in adventure.encounter] if adventure else []
     return _t("private.quest_drawn", locale, adventure=e.adventure,
-              target=region(adventure.target) if adventure else "?", foes=_none(and_list(foes, locale)),
+              target=region(adventure.target, locale) if adventure else "?", foes=_none(and_list(foes, locale)),
               n=sum(f.count for f in adventure.encounter) if adventure else 0,
               returned=_none(and_list([card(c, locale) for c in e.returned], locale)))
 
@@ -482,7 +472,7 @@ def sighting(seen: WI.Sighting, s: BMState, locale: str = DEFAULT_LOCALE) -> str
     adventure = load().quests.adventure.get(seen.quest or "")
     return _t("private.sighting", locale, player=s.name(seen.target), source=card(seen.source, locale),
               round=seen.round, hand=_none(and_list([card(c, locale) for c in seen.hand], locale)),
-              quest=seen.quest or "none", target=region(adventure.target) if adventure else "?")
+              quest=seen.quest or "none", target=region(adventure.target, locale) if adventure else "?")
 
 
 def _spy_report(e: WI.SpyReport, s: BMState, locale: str) -> str:
@@ -564,7 +554,7 @@ def summary(player: int, events: Sequence[Event], state: BMState, locale: str = 
     parts = [_t(f"summary.{kind}", locale, n=n) for kind, n in counts if n > 0]
     if fought:
         parts.append(_t("summary.battles", locale, n=len(fought), won=won))
-    occupied = [region(e.homeland) for e in mine if isinstance(e, CB.HomelandOccupied)]
+    occupied = [region(e.homeland, locale) for e in mine if isinstance(e, CB.HomelandOccupied)]
     if occupied:
         shown = occupied if len(occupied) <= NAMED else [*occupied[:NAMED], "…"]
         parts.append(_t("summary.occupied", locale, homelands=and_list(shown, locale)))
@@ -587,15 +577,15 @@ def _prompt_params(decision: Decision, state: BMState, locale: str) -> dict[str,
     kind = decision.kind
     out: dict[str, Any] = {k: v for k, v in d.items() if isinstance(v, int | str) and not isinstance(v, bool)}
     if "region" in d:
-        out["region"] = region(d["region"])
+        out["region"] = region(d["region"], locale)
     if "regions" in d:
         out["regions"] = regions(list(d["regions"]), locale)
     if "card" in d:
-        out["card"] = card(d["card"])
+        out["card"] = card(d["card"], locale)
     if "step" in d:
         out["step"] = msg(f"{K}step.{d['step']}")
     if kind == "pick_race":
-        out["races"] = ", ".join(f"{r} ({race(r)})" for r in d.get("races", []))
+        out["races"] = ", ".join(f"{r} ({race(r, locale)})" for r in d.get("races", []))
     elif kind == "place_tile":
         out["tiles"] = ", ".join(d.get("tiles", [])) or _t("none", locale)
         out["homeland"] = "yes" if d.get("homeland") else "no"
@@ -605,7 +595,7 @@ def _prompt_params(decision: Decision, state: BMState, locale: str) -> dict[str,
     elif kind == "move":
         over = d.get("over_limit") or {}
         out["window"] = d.get("window") or "none"
-        out["over"] = _none(", ".join(f"{region(r)} +{n}" for r, n in over.items()))
+        out["over"] = _none(", ".join(f"{region(r, locale)} +{n}" for r, n in over.items()))
     elif kind in ("bm_hero_moves", "bm_encounter_hero"):
         out["heroes"] = ", ".join(str(h) for h in d.get("heroes", [])) or _t("none", locale)
     elif kind == "bm_duels":
@@ -613,8 +603,8 @@ def _prompt_params(decision: Decision, state: BMState, locale: str) -> dict[str,
                                     target=hero(state, o["defender"], o["target"], locale))
                                  for o in d.get("duels", [])) or _t("none", locale)
     elif kind == "bm_encounter_target":
-        out["foes"] = ", ".join(_t("decision.bm_encounter_target.foe", locale, foe=f["foe"] + 1, name=f["name"],
-                                   life=f["life"]) for f in d.get("foes", []))
+        out["foes"] = ", ".join(_t("decision.bm_encounter_target.foe", locale, foe=f["foe"] + 1,
+                                   name=N.monster(f["name"]), life=f["life"]) for f in d.get("foes", []))
     elif kind == "casualties":
         out["hits"] = _t("hits", locale, kills=d.get("kills", 0), routs=d.get("routs", 0))
         out["units"] = _counts(d, "active", locale)
@@ -646,19 +636,22 @@ def badge(troops: Troops) -> str:
 def _player_lines(s: BMState, pid: int, locale: str) -> list[str]:
     player = s.player(pid)
     if player is not None and player.status != "active":
-        return [_t("board.left", locale, player=s.name(pid), race=race(getattr(player, "race", None)))]
+        return [_t("board.left", locale, player=s.name(pid), race=race(getattr(player, "race", None), locale))]
     stock = s.stock.get(pid, Stock())
     stars = s.stars.get(pid, Stars())
     chosen = getattr(player, "race", None)
-    lines = [_t("board.player", locale, player=s.name(pid), race=race(chosen) if chosen else msg(f"{K}board.no_race"),
+    lines = [_t("board.player", locale, player=s.name(pid),
+                race=race(chosen, locale) if chosen else msg(f"{K}board.no_race"),
                 stock=resources({r: stock.get(r) for r in RESOURCES}, locale), owned=stars.owned, spent=stars.spent,
                 votes=CO.votes_of(s, pid) if chosen else 1,
                 hand=len(s.hands.get(pid, [])), quest="yes" if pid in s.quests else "no")]
-    heroes = [_t("board.hero", locale, n=h.number, region=region(h.region), life=h.life) for h in s.heroes_of(pid)]
+    heroes = [_t("board.hero", locale, n=h.number, region=region(h.region, locale), life=h.life)
+              for h in s.heroes_of(pid)]
     if heroes:
         lines.append(_t("board.heroes", locale, heroes="; ".join(heroes)))
     if s.artifacts.get(pid):
-        lines.append(_t("board.artifacts", locale, artifacts=and_list([card(a) for a in s.artifacts[pid]], locale)))
+        held = [card(a, locale) for a in s.artifacts[pid]]
+        lines.append(_t("board.artifacts", locale, artifacts=and_list(held, locale)))
     return lines
 
 
@@ -672,7 +665,7 @@ def region_line(s: BMState, rid: str, locale: str) -> str:
         holders = [_t("board.homeland", locale, player=s.name(owner))] if owner is not None else []
     city = s.cities.get(rid)
     occupier = s.occupied.get(rid)
-    return _t("board.region", locale, region=region(rid),
+    return _t("board.region", locale, region=region(rid, locale),
               holders=", ".join(holders) or _t("board.empty", locale),
               city=msg(f"{K}city.{city.kind}") if city else "none",
               occupied=s.name(occupier) if occupier is not None else "none")
@@ -704,10 +697,10 @@ def text_board(state: BMState, locale: str = "en") -> str:
     if effects:
         lines.append(_t("board.effects", locale, effects="; ".join(effects)))
     if s.events:
-        lines.append(_t("board.events", locale, cards=and_list([card(c) for c in s.events], locale)))
+        lines.append(_t("board.events", locale, cards=and_list([card(c, locale) for c in s.events], locale)))
     b = s.combat.battle
     if b is not None:
-        lines.append(_t("board.battle", locale, region=region(b.region), attacker=s.name(b.attacker.player),
+        lines.append(_t("board.battle", locale, region=region(b.region, locale), attacker=s.name(b.attacker.player),
                         defender=s.name(b.defender.player), round=b.round))
     for p in s.players:
         lines += _player_lines(s, p.id, locale)

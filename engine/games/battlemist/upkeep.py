@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING, Literal
 
 from engine.core import orders
 from engine.core.errors import RuleError
+from engine.core.i18n import msg
 from engine.core.models import Action, Decision, Event, copier
 from engine.core.orders import Orders
 from engine.core.rng import Rng
+from engine.games.battlemist import names
 from engine.games.battlemist.data import ARMY, RESOURCES, load
 from engine.games.battlemist.economy import (
     CityDestroyed,
@@ -33,7 +35,6 @@ from engine.games.battlemist.economy import (
     merchant_rate,
     merchant_trade,
     open_step,
-    region_name,
 )
 from engine.games.battlemist.economy import pending as economy_pending
 from engine.games.battlemist.pieces import CityMark, Stock
@@ -126,11 +127,12 @@ def _check(state: BMState, pid: int, order: Disband) -> None:
         mark = state.cities.get(region)
         steps = 2 if mark is not None and mark.kind == "large_city" else 1
         if mark is None or state.controller(region) != pid or order.n > steps:
-            raise RuleError("BM_E_NO_CITY", region=region_name(region))
+            raise RuleError("BM_E_NO_CITY", region=names.region_named(region))
         return
     have = state.units(region, pid).get(order.what)
     if have < order.n:
-        raise RuleError("BM_E_UNIT_NOT_FOUND", n=have, type=order.what, region=region_name(region))
+        raise RuleError("BM_E_UNIT_NOT_FOUND", n=have, type=msg(f"bm.movement.unit.{order.what}"),
+                        region=names.region_named(region))
 
 
 def _take_one(state: BMState, pid: int, region: str, what: str) -> Event:

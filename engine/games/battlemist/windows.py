@@ -12,9 +12,10 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
 from engine.core.errors import RuleError
-from engine.core.i18n import translate
+from engine.core.i18n import Msg, msg
 from engine.core.models import Action, Event
 from engine.core.rng import Rng
+from engine.games.battlemist import names
 from engine.games.battlemist.data import ActionCard, Spell, Window, load
 from engine.games.battlemist.phases import TURN
 
@@ -103,19 +104,14 @@ class SpellCast(Event):
     cost: int
 
 
-def when(window: Window, locale: str = "en") -> str:
+def when(window: Window) -> Msg:
     """The window as the messages name it ("at the start of your movement step")."""
-    return translate(f"bm.window.{window}", locale)
+    return msg(f"bm.window.{window}")
 
 
-def opening(window: Window, locale: str = "en") -> str:
+def opening(window: Window) -> Msg:
     """One opening of the window, the span a spell is cast once in (BM-SPL-1): "battle", "movement step" …"""
-    return translate(f"bm.window.once.{window}", locale)
-
-
-def card_name(card_id: str) -> str:
-    card = load().cards.card.get(card_id)
-    return card_id if card is None else f"{card.name} ({card.id})"
+    return msg(f"bm.window.once.{window}")
 
 
 def play(state: BMState, pid: int, card_id: str, window: Window | None) -> tuple[ActionCard, list[Event]]:
@@ -123,11 +119,11 @@ def play(state: BMState, pid: int, card_id: str, window: Window | None) -> tuple
     its window), then discarded."""
     hand = state.hands.get(pid, [])
     if card_id not in hand:
-        raise RuleError("BM_E_CARD_NOT_IN_HAND", card=card_name(card_id))
+        raise RuleError("BM_E_CARD_NOT_IN_HAND", card=names.card_named(card_id))
     card = load().cards.actions_by_id.get(card_id)
     if card is None or card.window != window:
         shown = when(card.window) if card is not None else when(window) if window is not None else ""
-        raise RuleError("BM_E_CARD_WINDOW", card=card_name(card_id), window=shown)
+        raise RuleError("BM_E_CARD_WINDOW", card=names.card_named(card_id), window=shown)
     _drop(state, pid, card_id)
     return card, [CardPlayed(player=pid, card=card_id)]
 
@@ -135,7 +131,7 @@ def play(state: BMState, pid: int, card_id: str, window: Window | None) -> tuple
 def discard(state: BMState, pid: int, card_id: str) -> list[Event]:
     """Discard an unused card, at any time (BM-ACT-5)."""
     if card_id not in state.hands.get(pid, []):
-        raise RuleError("BM_E_CARD_NOT_IN_HAND", card=card_name(card_id))
+        raise RuleError("BM_E_CARD_NOT_IN_HAND", card=names.card_named(card_id))
     _drop(state, pid, card_id)
     return [CardDiscarded(player=pid)]
 
@@ -165,16 +161,16 @@ def cast(state: BMState, pid: int, spell_id: str, window: Window | None, scope: 
     if spell is None:
         raise RuleError("BM_E_UNKNOWN_SPELL", x=spell_id)
     if spell.window != window:
-        raise RuleError("BM_E_SPELL_WINDOW", spell=spell.name, window=when(spell.window))
+        raise RuleError("BM_E_SPELL_WINDOW", spell=names.card(spell.id), window=when(spell.window))
     if state.effects.mana_storm == "none":
         raise RuleError("BM_E_SPELLS_FORBIDDEN")
     key = f"{scope}:{spell_id}"
     if key in state.cast.get(pid, []):
-        raise RuleError("BM_E_SPELL_ALREADY_CAST", spell=spell.name, window=opening(spell.window))
+        raise RuleError("BM_E_SPELL_ALREADY_CAST", spell=names.card(spell.id), window=opening(spell.window))
     price = cost(state, spell)
     stars = state.stars[pid]
     if price > stars.power:
-        raise RuleError("BM_E_NOT_ENOUGH_STAR_POWER", spell=spell.name, c=price, p=stars.power)
+        raise RuleError("BM_E_NOT_ENOUGH_STAR_POWER", spell=names.card(spell.id), c=price, p=stars.power)
     state.stars = {**state.stars, pid: replace(stars, spent=stars.spent + price)}
     state.cast = {**state.cast, pid: [*state.cast.get(pid, []), key]}
     return spell, [SpellCast(player=pid, spell=spell_id, cost=price)]

@@ -86,7 +86,7 @@ class RiskRuleset:
         return sequel(event, previous, locale)
 
     def summary(self, player: int, events: Sequence[Event], state: RiskState, locale: str = "en") -> str:
-        return summary(player, events, state, self.board, locale)
+        return summary(player, events, state, locale)
 
     def prompt(self, decision: Decision, state: RiskState, locale: str = "en") -> str:
         return prompt(decision, state, self.board, locale)

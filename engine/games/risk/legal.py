@@ -17,7 +17,7 @@ from engine.core.models import Event
 from engine.games.risk import actions as A
 from engine.games.risk import events as E
 from engine.games.risk.mapdata import RiskMap
-from engine.games.risk.names import matches
+from engine.games.risk.names import matches, names, territory_name
 from engine.games.risk.rules import apply, connected, valid_sets
 from engine.games.risk.state import NEUTRAL, Phase, RiskState
 
@@ -35,15 +35,16 @@ def _named(board: RiskMap, text: object) -> str | None:
 
 
 def territory_choice(board: RiskMap, tid: str) -> Choice:
+    """A territory named in the reader's language, found by its name in any language or an alias."""
     t = board.territory[tid]
-    return Choice(tid, msg("choice.name", name=t.name), (t.id, *t.aliases))
+    return Choice(tid, msg("choice.name", name=territory_name(tid)), (t.id, *t.aliases, *names(board)[tid]))
 
 
 def card_label(board: RiskMap, card: str) -> Msg:
     """A card as its holder reads it: a wild, or a territory with its symbol."""
     if card in board.wild_cards:
         return msg("risk.card.wild")
-    return msg("risk.card.territory", territory=board.territory[card].name,
+    return msg("risk.card.territory", territory=territory_name(card),
                symbol=msg(f"risk.symbol.{board.symbols[card]}"))
 
 

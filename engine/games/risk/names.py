@@ -1,22 +1,48 @@
-"""Forgiving territory-name matching: case-insensitive, by id, name, alias or prefix (RISK-DIG-1)."""
+"""Forgiving territory-name matching: case-insensitive, by id, name (in any language the bot speaks), alias or
+prefix (RISK-DIG-1)."""
 
 from __future__ import annotations
 
 import difflib
 
+from engine.core import i18n
+from engine.core.datanames import name_of
 from engine.core.errors import RuleError
-from engine.core.i18n import inert
+from engine.core.i18n import Msg, inert
 from engine.core.names import normalise
 from engine.games.risk.mapdata import RiskMap, classic
 
 _KEYS: dict[int, dict[str, str]] = {}
+_NAMES: dict[int, dict[str, tuple[str, ...]]] = {}
+
+
+def territory_name(tid: str) -> Msg:
+    """A territory as the reader's language names it."""
+    return name_of("risk", "territory", tid)
+
+
+def names(board: RiskMap) -> dict[str, tuple[str, ...]]:
+    """Each territory's names in every language the bot speaks (the data's English first), built once per board."""
+    found = _NAMES.get(id(board))
+    if found is None:
+        catalogues = [i18n.catalogue(language) for language in i18n.LANGUAGES]
+        found = {}
+        for t in board.territories:
+            key = territory_name(t.id).key
+            found[t.id] = tuple(dict.fromkeys([t.name, *(c[key] for c in catalogues if key in c)]))
+        _NAMES[id(board)] = found
+    return found
 
 
 def _keys(board: RiskMap) -> dict[str, str]:
-    """Every normalised spelling (id, name, alias) → territory id, built once per board."""
+    """Every normalised spelling (id, name, alias, then the names in the other languages) → territory id, built
+    once per board; a spelling of the data's wins over another language's."""
     keys = _KEYS.get(id(board))
     if keys is None:
         keys = {normalise(s): t.id for t in board.territories for s in (t.id, t.name, *t.aliases)}
+        for tid, spellings in names(board).items():
+            for spelling in spellings:
+                keys.setdefault(normalise(spelling), tid)
         _KEYS[id(board)] = keys
     return keys
 
@@ -43,8 +69,7 @@ def resolve(text: str, board: RiskMap | None = None) -> str:
     if len(found) == 1:
         return found[0]
     if found:
-        names = ", ".join(board.territory[t].name for t in found[:6])
-        raise RuleError("E_AMBIGUOUS_TERRITORY", text=inert(text), matches=names)
+        raise RuleError("E_AMBIGUOUS_TERRITORY", text=inert(text), matches=[territory_name(t) for t in found[:6]])
     close = difflib.get_close_matches(normalise(text), list(_keys(board)), n=3, cutoff=0.5)
-    suggestions = list(dict.fromkeys(board.territory[_keys(board)[c]].name for c in close))
+    suggestions = [territory_name(t) for t in dict.fromkeys(_keys(board)[c] for c in close)]
     raise RuleError("E_UNKNOWN_TERRITORY", text=inert(text), suggestions=suggestions, n=len(suggestions))

@@ -7,7 +7,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from engine.core.errors import RuleError
-from engine.core.i18n import msg
+from engine.core.i18n import Msg, msg
 from engine.core.models import Event, copier
 from engine.core.orders import Orders, complete, draft, lock, reveal, submit, withdraw
 from engine.core.players import next_seat, with_status
@@ -17,7 +17,7 @@ from engine.games.risk import actions as A
 from engine.games.risk import events as E
 from engine.games.risk.dice import roll_round, sorted_battle
 from engine.games.risk.mapdata import RiskMap, classic
-from engine.games.risk.names import resolve
+from engine.games.risk.names import resolve, territory_name
 from engine.games.risk.state import NEUTRAL, Interrupt, Phase, RiskState
 
 LEGAL: dict[Phase, tuple[str, ...]] = {
@@ -185,8 +185,8 @@ class _Apply:
         else:
             self.s.seq, self.s.rng = self.s.seq + 1, self._rng.export()
 
-    def tname(self, t: str) -> str:
-        return self.b.territory[t].name
+    def tname(self, t: str) -> Msg:
+        return territory_name(t)
 
     def territory(self, text: str) -> str:
         return text if text in self.b.territory else resolve(text, self.b)
@@ -197,7 +197,7 @@ class _Apply:
         return value
 
     def owned_error(self, t: str) -> RuleError:
-        return RuleError("E_NOT_OWNED", territory=self.tname(t), owner=self.s.name(self.s.owner.get(t)))
+        return RuleError("E_NOT_OWNED", territory=self.tname(t), owner=self.s.who(self.s.owner.get(t)))
 
     # -- gates (§5.1)
 
@@ -261,7 +261,7 @@ class _Apply:
         count = self.count(a.count, "count") if isinstance(a, A.Place) else 1
         owner = s.owner.get(t)
         if owner is not None and owner != a.player:
-            raise RuleError("E_TERRITORY_TAKEN", territory=self.tname(t), owner=s.name(owner))
+            raise RuleError("E_TERRITORY_TAKEN", territory=self.tname(t), owner=s.who(owner))
         if owner == a.player:
             raise RuleError("E_MUST_CLAIM_EMPTY", n=len(self.b.ids) - len(s.owner))
         if count != 1:
@@ -399,7 +399,7 @@ class _Apply:
             n = min(2 - s.setup_own_placed, s.setup_left[a.player])
             raise RuleError("E_NEUTRAL_DONE", n=n)
         if s.owner.get(t) != NEUTRAL:
-            raise RuleError("E_NOT_NEUTRAL", territory=self.tname(t), owner=s.name(s.owner.get(t)))
+            raise RuleError("E_NOT_NEUTRAL", territory=self.tname(t), owner=s.who(s.owner.get(t)))
         s.armies[t] += 1
         self.own("setup_left")[NEUTRAL] -= 1
         self.s.setup_neutral_placed = True
@@ -485,7 +485,7 @@ class _Apply:
             raise RuleError("E_SET_SIZE")
         for c in cards:
             if c not in hand:
-                names = ", ".join(self.card_name(x) for x in hand) or "none"
+                names = [self.card_name(x) for x in hand] or msg("hand.none")
                 raise RuleError("E_CARD_NOT_IN_HAND", card=self.card_name(c) if self.b.is_card(c) else c, hand=names)
         if not is_valid_set(self.b, cards):
             raise RuleError("E_INVALID_SET")
@@ -494,7 +494,7 @@ class _Apply:
         if named is not None:
             if named not in eligible:
                 raise RuleError("E_BONUS_CHOICE", territory=self.tname(named),
-                                matches=", ".join(self.tname(c) for c in eligible) or "—")
+                                matches=[self.tname(c) for c in eligible] or "—")
             bonus = named
         elif eligible:
             bonus = eligible[0]
@@ -515,10 +515,10 @@ class _Apply:
             self.s.interrupt = Interrupt(kind="elim_place", eliminated=s.interrupt.eliminated)  # type: ignore[union-attr]
         self.check_victory()
 
-    def card_name(self, card: str) -> str:
+    def card_name(self, card: str) -> Msg:
         if card in self.b.wild_cards:
-            return f"Wild ({card})"
-        return f"{self.tname(card)} ({self.b.symbols[card]})"
+            return msg("risk.card.wild_named", card=card)
+        return msg("risk.card.territory", territory=self.tname(card), symbol=msg(f"risk.symbol.{self.b.symbols[card]}"))
 
     # -- attack
 

@@ -8,6 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.core.i18n import Msg, msg
 from engine.core.orders import Orders
 from engine.core.players import Player, SeatedState
 
@@ -115,6 +116,10 @@ class RiskState(SeatedState):
 
     def name(self, pid: int | None) -> str:
         return "Neutral" if pid == NEUTRAL else SeatedState.name(self, pid)
+
+    def who(self, pid: int | None) -> str | Msg:
+        """A seat's name for a message: Neutral's in the reader's language."""
+        return msg("risk.board.neutral") if pid == NEUTRAL else SeatedState.name(self, pid)
 
     def plan_book(self) -> Orders[dict[str, int]]:
         """Simultaneous setup's plans as the core's secret orders (RISK-SET-27).

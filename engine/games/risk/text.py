@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.core.datanames import name_of
 from engine.core.errors import RuleError
-from engine.core.i18n import NAMED, Msg, and_list, msg, translate
+from engine.core.i18n import NAMED, Msg, and_list, msg, translate, words
 from engine.core.models import Decision, Event
 from engine.games.risk import events as E
 from engine.games.risk.mapdata import RiskMap, classic
+from engine.games.risk.names import territory_name
 from engine.games.risk.rules import valid_sets
 from engine.games.risk.state import Phase, RiskState
 
@@ -18,31 +20,30 @@ def text_board(s: RiskState, board: RiskMap | None = None, locale: str = "en") -
     b = board or classic()
     lines: list[str] = []
     for c in b.continents:
-        lines.append(translate("risk.text.continent", locale, name=c.name, bonus=c.bonus))
+        lines.append(translate("risk.text.continent", locale, name=name_of("risk", "continent", c.id), bonus=c.bonus))
         for t in b.members[c.id]:
             pid = s.owner.get(t)
             if pid is None:
-                lines.append(translate("risk.text.unclaimed", locale, territory=b.territory[t].name))
+                lines.append(translate("risk.text.unclaimed", locale, territory=territory_name(t)))
                 continue
             p = s.player(pid)
-            colour = p.colour.capitalize() if p else "Grey"
+            colour = msg(f"risk.colour.{p.colour if p else 'grey'}")
             i = s.interrupt
             moving = i.min if i is not None and i.kind == "occupy" and i.target == t else None
             lines.append(translate("risk.text.territory" if moving is None else "risk.text.moving_in", locale,
-                                   territory=b.territory[t].name, player=s.name(pid), colour=colour,
+                                   territory=territory_name(t), player=s.who(pid), colour=colour,
                                    armies=s.armies.get(t, 0), min=moving))
     return "\n".join(lines)
 
 
-def mission_text(s: RiskState, player: int, board: RiskMap | None = None, locale: str = "en") -> str:
+def mission_text(s: RiskState, player: int, locale: str = "en") -> str:
     """A player's own mission, for the private `/risk mission` reply (RISK-DIG-6, RISK-ERR-60)."""
-    b = board or classic()
     if s.options.mode != "secret_mission":
         raise RuleError("E_NOT_MISSION_GAME")
     mid = s.missions.get(player)
     if mid is None:
         raise RuleError("E_NO_MISSION")
-    return translate("risk.text.mission", locale, id=mid, text=b.mission[mid].text)
+    return translate("risk.text.mission", locale, id=mid, text=name_of("risk", "mission", mid))
 
 
 def narrate(event: Event, s: RiskState, board: RiskMap | None = None, locale: str = "en") -> str | None:
@@ -51,8 +52,8 @@ def narrate(event: Event, s: RiskState, board: RiskMap | None = None, locale: st
         return None
     b = board or classic()
 
-    def t(tid: str | None) -> str:
-        return b.territory[tid].name if tid else "?"
+    def t(tid: str | None) -> Msg | str:
+        return territory_name(tid) if tid else "?"
 
     def dice(faces: list[int]) -> str:
         return "-".join(str(f) for f in faces)
@@ -77,11 +78,11 @@ def narrate(event: Event, s: RiskState, board: RiskMap | None = None, locale: st
         case E.SetupFinished() | E.DeckReshuffled():
             return translate(key, locale, cards=getattr(event, "cards", 0))
         case E.TurnStarted():
-            conts = and_list([b.continent[c].name for c in event.continents], locale)
+            conts = and_list([words(name_of("risk", "continent", c), locale) for c in event.continents], locale)
             return translate(key, locale, player=s.name(event.player), turn=event.turn, base=event.base,
                              continents=conts, held=len(event.continents), total=event.total)
         case E.CardsTraded():
-            cards = ", ".join(t(c) if c in b.territory else "Wild" for c in event.cards)
+            cards = [t(c) if c in b.territory else msg("risk.card.wild_short") for c in event.cards]
             text = translate(key, locale, player=s.name(event.player), cards=cards, value=event.value,
                              n=event.sets_traded, next=b.trade_value(event.sets_traded + 1))
             if event.bonus_territory:
@@ -94,7 +95,7 @@ def narrate(event: Event, s: RiskState, board: RiskMap | None = None, locale: st
             return translate(key, locale, source=t(event.source), target=t(event.target), rolls=battle_rolls(event))
         case E.Conquered():
             return translate(key, locale, player=s.name(event.player), target=t(event.target),
-                             previous=s.name(event.previous_owner))
+                             previous=s.who(event.previous_owner))
         case E.Moved():
             return translate(key + "." + event.kind, locale, player=s.name(event.player),
                              source=t(event.source), target=t(event.target), count=event.count)
@@ -109,16 +110,15 @@ def narrate(event: Event, s: RiskState, board: RiskMap | None = None, locale: st
         case E.GameWon():
             text = translate(key + "." + event.reason, locale, player=s.name(event.player))
             if event.missions:
-                shown = " · ".join(f"{s.name(p)}: {b.mission[m].text.rstrip('.')}" for p, m in event.missions.items())
+                shown = " · ".join(f"{s.name(p)}: {words(name_of('risk', 'mission', m), locale).rstrip('.')}"
+                                   for p, m in event.missions.items())
                 text += " " + translate("risk.event.missions_revealed", locale, missions=shown)
             return text
     return None
 
 
-def summary(player: int, events: Sequence[Event], s: RiskState, board: RiskMap | None = None,
-            locale: str = "en") -> str:
+def summary(player: int, events: Sequence[Event], s: RiskState, locale: str = "en") -> str:
     """One line for a turn an AI seat or a stand-in played (the details stay in /history)."""
-    b = board or classic()
     mine = [e for e in events if getattr(e, "player", None) == player]
     parts: list[str] = []
     claimed = [e for e in mine if isinstance(e, E.Claimed)]
@@ -130,7 +130,7 @@ def summary(player: int, events: Sequence[Event], s: RiskState, board: RiskMap |
     placed = sum(e.count for e in mine if isinstance(e, E.Placed))
     if placed:
         parts.append(translate("risk.summary.placed", locale, n=placed))
-    conquered = [b.territory[e.target].name for e in mine if isinstance(e, E.Conquered)]
+    conquered = [words(territory_name(e.target), locale) for e in mine if isinstance(e, E.Conquered)]
     battles = sum(1 for e in mine if isinstance(e, E.Battle))
     if conquered:
         parts.append(translate("risk.summary.conquered", locale, n=len(conquered), battles=battles,
@@ -171,7 +171,7 @@ def prompt(decision: Decision, s: RiskState, board: RiskMap | None = None, local
     detail = dict(decision.detail)
     for key in ("source", "target"):
         if detail.get(key) in b.territory:
-            detail[key] = b.territory[detail[key]].name
+            detail[key] = territory_name(detail[key])
     kind = decision.kind
     if kind == "attack" and s.phase is Phase.REINFORCE and valid_sets(b, s.hands[decision.player]):
         kind += ".trade"  # every army placed, and the trading window still open (RISK-TURN-5, RISK-CARD-12)

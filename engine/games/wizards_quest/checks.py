@@ -5,6 +5,7 @@ They only read the state. The order of the checks inside each function is the sp
 
 from __future__ import annotations
 
+from engine.core.datanames import name_of
 from engine.core.errors import RuleError
 from engine.core.i18n import msg
 from engine.games.wizards_quest import board as B
@@ -41,7 +42,7 @@ def _reach(s: WQState, d: WQData, pid: int, source: str, target: str, boat: bool
         waters = d.map.shared_water(source, target)
         if waters:
             raise RuleError("WQ_VAL_23_BOAT", src=label(source, d), dst=label(target, d),
-                            water=d.map.water_name[waters[0]])
+                            water=name_of("wq", "water", waters[0]))
         raise RuleError("WQ_VAL_23", src=label(source, d), dst=label(target, d))
     return link
 
@@ -49,7 +50,7 @@ def _reach(s: WQState, d: WQData, pid: int, source: str, target: str, boat: bool
 def _protected(s: WQState, d: WQData, target: str) -> None:
     if B.is_protected(s, d, target):
         r = d.map.region_of[target]
-        raise RuleError("WQ_VAL_25", r=r, name=d.map.region[r].name)
+        raise RuleError("WQ_VAL_25", r=r, name=name_of("wq", "region", r))
 
 
 def _beast_leader(s: WQState, beast: Beast, force_leader: Leader | None) -> None:
@@ -193,7 +194,7 @@ def buy(s: WQState, d: WQData, pid: int, leader: Leader, where: str) -> int:
 
 def march(s: WQState, d: WQData, pid: int, source: str, target: str, count: int, leader: Leader | None) -> None:
     """Validate Forced March (WQ-CARD-9)."""
-    name = d.deck.by_code["forced_march"].name
+    name = name_of("wq", "card", "forced_march")
     if s.owner.get(source) != pid or s.owner.get(target) != pid or source == target:
         raise RuleError("WQ_VAL_13_MARCH_OWN", card=name)
     if target not in B.connected_own(s, d, pid, source):

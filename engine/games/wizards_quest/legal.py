@@ -15,12 +15,13 @@ from contextlib import suppress
 from typing import Any, Literal
 
 from engine.core.controls import Choice, Control, Style
+from engine.core.datanames import name_of
 from engine.core.errors import RuleError
 from engine.core.i18n import Msg, msg
 from engine.games.wizards_quest import board as B
 from engine.games.wizards_quest import checks as C
 from engine.games.wizards_quest.data import WQData
-from engine.games.wizards_quest.names import label, matches
+from engine.games.wizards_quest.names import in_every_language, label, matches
 from engine.games.wizards_quest.state import Attack, Beast, Leader, WQState
 
 Field = Literal["castle", "claim", "hide", "place", "buy", "attack_source", "attack_target", "free_source",
@@ -176,7 +177,7 @@ def treasure(value: object) -> tuple[int, str] | None:
 def card_label(d: WQData, card: str) -> Msg:
     """A card as players read it: name, effect, and whether it carries a Boat Privilege."""
     kind = d.deck.card(card)
-    return msg("wq.card.line", name=kind.name, effect=msg(f"wq.card.{kind.code}"),
+    return msg("wq.card.line", name=name_of("wq", "card", kind.code), effect=msg(f"wq.card.{kind.code}"),
                boat=msg("wq.card.boat") if d.deck.has_boat(card) else "")
 
 
@@ -211,16 +212,22 @@ def _context(s: WQState, d: WQData, pid: int, field: str, context: dict[str, Any
     return {}
 
 
+def _spellings(d: WQData, loc: str) -> tuple[str, ...]:
+    """What else a player may type for a location: a castle's name in every language."""
+    return tuple(in_every_language(name_of("wq", "castle", loc))) if loc in d.map.castle_name else ()
+
+
 def choices(s: WQState, d: WQData, pid: int, field: str, context: dict[str, Any]) -> list[Choice]:
     """The values `pid` may give in `field`."""
     if field in LOCATION_FIELDS:
         given = _context(s, d, pid, field, context)
         if given is None:
             return []
-        return [Choice(x, msg("choice.name", name=label(x, d)))
+        return [Choice(x, msg("choice.name", name=label(x, d)), _spellings(d, x))
                 for x in legal_targets(s, d, pid, LOCATION_FIELDS[field], **given)]
     if field == "play.card":
-        return [Choice(c, card_label(d, c)) for c in s.hands.get(pid, [])]
+        return [Choice(c, card_label(d, c), tuple(in_every_language(name_of("wq", "card", d.deck.card(c).code))))
+                for c in s.hands.get(pid, [])]
     if field == "hide.treasure":
         return hiding(s, pid)
     raise KeyError(f"Wizard's Quest has no field {field!r}")
@@ -268,7 +275,7 @@ def controls(s: WQState, d: WQData, pid: int, kind: str) -> list[Control]:
             button({"type": "cancel"}, "cancel")
     elif kind == "region":
         for r in d.map.regions:
-            button({"type": "region", "region": r.id}, "region", r=r.id, name=r.name)
+            button({"type": "region", "region": r.id}, "region", r=r.id, name=name_of("wq", "region", r.id))
     elif kind == "ring":
         button({"type": "mage"}, "ring_decline")
     elif kind == "attack":

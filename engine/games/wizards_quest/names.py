@@ -1,11 +1,14 @@
-"""Forgiving location names: ids (`3.6`, `c7`), castle names, `3-6` or `3 6`, unambiguous prefixes."""
+"""Forgiving location names: ids (`3.6`, `c7`), castle names (in any language the bot speaks), `3-6` or `3 6`,
+unambiguous prefixes."""
 
 from __future__ import annotations
 
 import re
 
+from engine.core import i18n
+from engine.core.datanames import name_of
 from engine.core.errors import RuleError
-from engine.core.i18n import inert
+from engine.core.i18n import Msg, inert, msg
 from engine.core.names import normalise
 from engine.games.wizards_quest.data import WQData, standard
 
@@ -13,7 +16,8 @@ _KEYS: dict[int, dict[str, str]] = {}
 
 
 def _keys(data: WQData) -> dict[str, str]:
-    """Every normalised spelling → location id: the id itself, `r t`, `rNtM`, castle names; built once per map."""
+    """Every normalised spelling → location id: the id itself, `r t`, `rNtM`, castle names (the data's, then
+    those of the other languages); built once per map."""
     cached = _KEYS.get(id(data.map))
     if cached is not None:
         return cached
@@ -25,6 +29,9 @@ def _keys(data: WQData) -> dict[str, str]:
     for castle, name in data.map.castle_name.items():
         keys[normalise(castle)] = castle
         keys[normalise(name)] = castle
+    for castle in data.map.castles:
+        for name in in_every_language(name_of("wq", "castle", castle)):
+            keys.setdefault(normalise(name), castle)
     _KEYS[id(data.map)] = keys
     return keys
 
@@ -52,15 +59,21 @@ def resolve(text: str, data: WQData | None = None) -> str:
     if len(found) == 1:
         return found[0]
     if found:
-        raise RuleError("WQ_AMBIGUOUS", text=inert(text), matches=", ".join(label(f, d) for f in found[:6]))
+        raise RuleError("WQ_AMBIGUOUS", text=inert(text), matches=[label(f, d) for f in found[:6]])
     raise RuleError("WQ_VAL_4", x=inert(text))
 
 
-def label(loc: str, data: WQData | None = None) -> str:
-    """How a location is shown to players: `3.6`, or `C7 West Bridge Keep`."""
+def label(loc: str, data: WQData | None = None) -> Msg | str:
+    """How a location is shown to players: `3.6`, or `C7 West Bridge Keep` with the castle's name in the reader's
+    language."""
     d = data or standard()
-    name = d.map.castle_name.get(loc)
-    return f"{loc} {name}" if name else loc
+    return msg("wq.location.castle", id=loc, name=name_of("wq", "castle", loc)) if loc in d.map.castle_name else loc
+
+
+def in_every_language(name: Msg) -> list[str]:
+    """A name's text in each language the bot speaks, without repeats: what a player may type for it."""
+    found = (i18n.catalogue(language).get(name.key) for language in i18n.LANGUAGES)
+    return list(dict.fromkeys(text for text in found if text))
 
 
 _PLACEMENT = re.compile(r"\s*([^\s,:=]+)\s*[:=]\s*(\d+)\s*,?")

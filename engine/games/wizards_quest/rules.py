@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from dataclasses import replace
 
+from engine.core.datanames import name_of
 from engine.core.errors import RuleError
 from engine.core.i18n import msg
 from engine.core.models import Event, copier
@@ -17,7 +18,7 @@ from engine.games.wizards_quest import board as B
 from engine.games.wizards_quest import checks as C
 from engine.games.wizards_quest import events as E
 from engine.games.wizards_quest.data import WQData
-from engine.games.wizards_quest.names import label
+from engine.games.wizards_quest.names import in_every_language, label
 from engine.games.wizards_quest.state import ORCS, Attack, Beast, Leader, Phase, Todo, Turn, WQState
 
 STEP_ACTIONS: dict[Phase, frozenset[str]] = {
@@ -43,7 +44,7 @@ ATTACK_ONLY = frozenset({"aid", "roll", "stop", "cancel", "capture"})
 def _game_over(s: WQState) -> RuleError | None:
     if s.phase is not Phase.GAME_OVER:
         return None
-    return RuleError("WQ_VAL_40", winner=", ".join(s.name(w) for w in s.winners or []) or "nobody", n=s.round)
+    return RuleError("WQ_VAL_40", winner=[s.name(w) for w in s.winners or []] or msg("wq.term.nobody"), n=s.round)
 
 
 def _wrong_step(phase: Phase, kind: str, _allowed: Collection[str] = ()) -> RuleError:
@@ -576,14 +577,15 @@ class Apply:
             s.todo.append(Todo(kind="hand"))
 
     def find_card(self, pid: int, text: str) -> str:
-        """A card in hand by instance id, code or name (case-insensitive, prefix allowed)."""
+        """A card in hand by instance id, code or name in any language (case-insensitive, prefix allowed)."""
         hand = self.s.hands[pid]
         if text in hand:
             return text
         key = text.strip().lower()
         for card in hand:
             kind = self.d.deck.card(card)
-            words = [kind.code, kind.name.lower(), *kind.name.lower().split(), *kind.code.split("_")]
+            names = [name.lower() for name in in_every_language(name_of("wq", "card", kind.code))]
+            words = [kind.code, *names, *(w for name in names for w in name.split()), *kind.code.split("_")]
             if key and any(w.startswith(key.replace(" ", "_")) or w.startswith(key) for w in words):
                 return card
         raise RuleError("WQ_VAL_11")
@@ -601,27 +603,28 @@ class Apply:
         """Targets of a card: required when one is legal, refused when illegal (WQ-PET-7, WQ-VAL-13)."""
         s, d = self.s, self.d
         kind = d.deck.card(card)
+        card_name = name_of("wq", "card", kind.code)
         if kind.target == "orc_location":
             if a.location is None:
                 if s.orcs:
-                    raise RuleError("WQ_VAL_13_TARGET", card=kind.name)
+                    raise RuleError("WQ_VAL_13_TARGET", card=card_name)
                 return
             where = C.loc(d, a.location)
             if s.orcs.get(where, 0) == 0:
-                raise RuleError("WQ_VAL_13_ORCS", card=kind.name, loc=label(where, d))
+                raise RuleError("WQ_VAL_13_ORCS", card=card_name, loc=label(where, d))
         elif kind.target in ("unprotected_territory", "territory"):
             if a.location is None:
-                raise RuleError("WQ_VAL_13_TARGET", card=kind.name)
+                raise RuleError("WQ_VAL_13_TARGET", card=card_name)
             where = C.loc(d, a.location)
             if where not in self.m.territories:
-                raise RuleError("WQ_VAL_13_CASTLE", card=kind.name)
+                raise RuleError("WQ_VAL_13_CASTLE", card=card_name)
             if kind.target == "unprotected_territory" and B.is_protected(s, d, where):
                 r = self.m.region_of[where]
-                raise RuleError("WQ_VAL_13_PROTECTED", card=kind.name, r=r, name=self.m.region[r].name)
+                raise RuleError("WQ_VAL_13_PROTECTED", card=card_name, r=r, name=name_of("wq", "region", r))
         elif kind.target == "march":
             if a.location is None or a.to is None:
                 if C.march_possible(s, d, pid):
-                    raise RuleError("WQ_VAL_13_TARGET", card=kind.name)
+                    raise RuleError("WQ_VAL_13_TARGET", card=card_name)
                 return
             C.march(s, d, pid, C.loc(d, a.location), C.loc(d, a.to), a.count or 0, a.leader)
 

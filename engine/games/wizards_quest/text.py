@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.core.i18n import NAMED, Msg, and_list, inert, msg, translate
+from engine.core.datanames import name_of
+from engine.core.i18n import NAMED, Msg, and_list, inert, msg, translate, words
 from engine.core.models import Decision, Event
 from engine.games.wizards_quest import board as B
 from engine.games.wizards_quest import events as E
@@ -53,7 +54,7 @@ def narrate(event: Event, s: WQState, d: WQData, locale: str = "en") -> str | No
     if event.private_to is not None:
         return None
 
-    def at(loc: str | None) -> str:
+    def at(loc: str | None) -> Msg | str:
         return label(loc, d) if loc else "?"
 
     def tr(suffix: str, **params: object) -> str:
@@ -68,7 +69,7 @@ def narrate(event: Event, s: WQState, d: WQData, locale: str = "en") -> str | No
             return tr("", player=s.name(event.player), castle=at(event.castle), men=event.men)
         case E.OrcsPlaced():
             rolls = ", ".join("-".join(map(str, r)) for r in event.rolls)
-            return tr(".rolled" if event.rolls else ".castles", locations=", ".join(map(at, event.locations)),
+            return tr(".rolled" if event.rolls else ".castles", locations=[at(x) for x in event.locations],
                       orcs=event.orcs, rolls=rolls)
         case E.Claimed():
             return tr("", player=s.name(event.player), territory=event.territory)
@@ -78,7 +79,7 @@ def narrate(event: Event, s: WQState, d: WQData, locale: str = "en") -> str | No
             return tr("", hider=s.name(event.hider), owner=s.name(event.owner), territory=event.territory,
                       kind=msg(f"wq.treasure.{event.kind}"))
         case E.Placed():
-            spots = ", ".join(f"{at(x)} +{n}" for x, n in event.placements.items())
+            spots = ", ".join(f"{words(at(x), locale)} +{n}" for x, n in event.placements.items())
             return tr("", player=s.name(event.player), placements=spots)
         case E.LeaderBought():
             return tr("", player=s.name(event.player), leader=msg(f"wq.leader.{event.leader}"),
@@ -106,7 +107,7 @@ def narrate(event: Event, s: WQState, d: WQData, locale: str = "en") -> str | No
             return base + " " + tr(".devours", victim=_who(s, event.victim, locale), die=event.devour, n=event.eaten)
         case E.MageMoved():
             base = tr("." + event.reason, dice=_dice(event.dice), territory=event.territory)
-            region = d.map.region[event.region].name
+            region = name_of("wq", "region", event.region)
             if event.holder is None:
                 return base + " " + tr(".empty", region=region, r=event.region)
             if event.holder != ORCS and event.added == 0:
@@ -118,7 +119,7 @@ def narrate(event: Event, s: WQState, d: WQData, locale: str = "en") -> str | No
         case E.CardDrawn():
             return tr("", player=s.name(event.player), n=event.hand_size)
         case E.CardPlayed():
-            card = d.deck.card(event.card).name
+            card = name_of("wq", "card", d.deck.card(event.card).code)
             text = tr(".immediate" if event.immediate else "", player=s.name(event.player), card=card)
             if event.fizzled:
                 text += " " + tr(".fizzled")
@@ -132,8 +133,8 @@ def narrate(event: Event, s: WQState, d: WQData, locale: str = "en") -> str | No
         case E.OrcsRemoved():
             return tr("", location=at(event.location), die=event.die, n=event.removed)
         case E.OrcUprising():
-            changes = ", ".join(f"{at(x)} {n}" for x, n in event.changes.items()) or "—"
-            return tr("", die=event.die, region=d.map.region[event.die].name, changes=changes)
+            changes = ", ".join(f"{words(at(x), locale)} {n}" for x, n in event.changes.items()) or "—"
+            return tr("", die=event.die, region=name_of("wq", "region", event.die), changes=changes)
         case E.Plague():
             return tr("", player=s.name(event.player), die=event.die, location=at(event.location), n=event.removed)
         case E.EffectSet():
@@ -191,7 +192,7 @@ def summary(player: int, events: Sequence[Event], s: WQState, d: WQData, locale:
                         ("cards", sum(isinstance(e, E.CardPlayed) for e in mine))):
         if count:
             parts.append(translate(f"wq.summary.{kind}", locale, n=count))
-    captured = [label(e.target, d) for e in mine if isinstance(e, E.Captured)]
+    captured = [words(label(e.target, d), locale) for e in mine if isinstance(e, E.Captured)]
     battles = [e for e in mine if isinstance(e, E.Battle)]
     won = sum(e.attacker_won for e in battles)
     if captured:
@@ -219,7 +220,7 @@ def text_board(s: WQState, d: WQData, locale: str = "en") -> str:
     protected = B.protected_region(s, d)
     for r in d.map.regions:
         key = "wq.text.region_protected" if r.id == protected else "wq.text.region"
-        lines.append(translate(key, locale, r=r.id, name=r.name))
+        lines.append(translate(key, locale, r=r.id, name=name_of("wq", "region", r.id)))
         for loc in d.map.members[r.id]:
             if s.rebels_at(loc):
                 text = translate("wq.text.rebels", locale, loc=label(loc, d), who=_who(s, s.owner[loc], locale),
@@ -241,7 +242,7 @@ def text_board(s: WQState, d: WQData, locale: str = "en") -> str:
             lines.append(text + (" · " + " · ".join(marks) if marks else ""))
     for p in s.players:
         real = [k for k in s.retrieved.get(p.id, []) if k != "decoy"]
-        lines.append(translate("wq.text.player", locale, player=inert(p.name), colour=p.colour, n=len(real),
-                               hand=len(s.hands.get(p.id, [])), boats=len(s.boats.get(p.id, [])),
+        lines.append(translate("wq.text.player", locale, player=inert(p.name), colour=msg(f"wq.colour.{p.colour}"),
+                               n=len(real), hand=len(s.hands.get(p.id, [])), boats=len(s.boats.get(p.id, [])),
                                status=msg(f"wq.status.{p.status}")))
     return "\n".join(lines)
