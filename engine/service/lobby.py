@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.core.errors import RuleError, first_problem, player_count_error
-from engine.core.i18n import LANGUAGES, Msg, inert, language_of, mention, msg, timestamp
+from engine.core.i18n import DEFAULT_LOCALE, LANGUAGES, Msg, catalogue, inert, language_of, mention, msg, timestamp
 from engine.core.models import Action, Seat, json_text
 from engine.core.ruleset import Ruleset
 from engine.games import get, spec, title
@@ -33,11 +33,22 @@ def checked_language(language: str) -> None:
                         languages=", ".join(f"`{code}`" for code in LANGUAGES))
 
 
-def options_summary(game: str, options: dict[str, Any]) -> str:
-    """The options a lobby of `game` announces (its `GameSpec.summarised`), e.g. `mode: standard, setup: claim`."""
+def options_summary(game: str, options: dict[str, Any]) -> list[Msg]:
+    """The options a lobby of `game` announces (its `GameSpec.summarised`), e.g. `mode: standard, setup: claim`,
+    named as `/new` names them in the reader's language."""
     found = spec(game)
     names = found.summarised or tuple(k for k in found.options_model.model_fields if k not in CLOCK_OPTIONS)
-    return ", ".join(f"{k}: {options[k]}" for k in names if options.get(k) is not None)
+    return [msg("option.shown", name=msg(f"cmd.new.{found.slug}.{found.option_names.get(k, k)}.name"),
+                value=option_value(options[k])) for k in names if options.get(k) is not None]
+
+
+def option_value(value: Any) -> Msg | str:
+    """An option's value as `/new` offers it: a choice's name, yes or no, or the number."""
+    if isinstance(value, bool):
+        return msg("option.yes" if value else "option.no")
+    if isinstance(value, str) and f"cmd.choice.{value}" in catalogue(DEFAULT_LOCALE):
+        return msg(f"cmd.choice.{value}")
+    return inert(str(value))
 
 
 class Lobbies(Play):

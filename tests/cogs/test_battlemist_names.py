@@ -3,18 +3,16 @@ the panel's options in his own language, and may type them in it (a stub Korean 
 
 from __future__ import annotations
 
-import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from engine.core import i18n
 from engine.games.battlemist import setup
 from engine.games.battlemist.state import BMState, Phase
 from tests.cogs.conftest import delivered, refused, start_game, state_of, uid
 from tests.discord.harness import DispatchHarness
+from tests.texts import stub_catalogues
 
 KOREAN = {
     "bm.name.region.N05": "세 왕자",
@@ -34,13 +32,8 @@ RACE_NAMES = {key.rsplit(".", 1)[1]: name for key, name in KOREAN.items() if key
 
 @pytest.fixture
 def korean(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    shutil.copytree(i18n.LOCALES_DIR / "en", tmp_path / "en")
-    (tmp_path / "ko").mkdir()
-    (tmp_path / "ko" / "stub.json").write_text(json.dumps(KOREAN, ensure_ascii=False), encoding="utf-8")
-    monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path)
-    i18n.catalogue.cache_clear()
-    yield
-    i18n.catalogue.cache_clear()
+    with stub_catalogues(tmp_path, monkeypatch, {"ko": KOREAN}, shipped=("en",)):
+        yield
 
 
 @pytest.mark.usefixtures("korean")

@@ -3,18 +3,16 @@ may type them in any language the bot speaks (a stub Korean catalogue of a few n
 
 from __future__ import annotations
 
-import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from engine.core import i18n
 from engine.games.risk import names
 from tests.cogs.conftest import put_state, refused
 from tests.cogs.test_risk import scenario, three_players
 from tests.discord.harness import DispatchHarness
+from tests.texts import stub_catalogues
 
 KOREAN = {"risk.name.territory.alaska": "알래스카", "risk.name.territory.alberta": "앨버타",
           "risk.name.territory.kamchatka": "캄차카", "risk.name.territory.northwest_territory": "노스웨스트 준주",
@@ -23,14 +21,10 @@ KOREAN = {"risk.name.territory.alaska": "알래스카", "risk.name.territory.alb
 
 @pytest.fixture
 def korean(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    shutil.copytree(i18n.LOCALES_DIR, tmp_path, dirs_exist_ok=True)
-    (tmp_path / "ko" / "risk_names.json").write_text(json.dumps(KOREAN, ensure_ascii=False), encoding="utf-8")
-    monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path)
     monkeypatch.setattr(names, "_KEYS", {})
     monkeypatch.setattr(names, "_NAMES", {})
-    i18n.catalogue.cache_clear()
-    yield
-    i18n.catalogue.cache_clear()
+    with stub_catalogues(tmp_path, monkeypatch, {"ko": KOREAN}):
+        yield
 
 
 @pytest.mark.usefixtures("korean")

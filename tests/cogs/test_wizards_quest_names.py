@@ -4,8 +4,6 @@ names of a few things)."""
 
 from __future__ import annotations
 
-import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +15,7 @@ from engine.games.wizards_quest.state import Phase
 from tests.cogs.conftest import put_state
 from tests.cogs.test_wizards_quest import advance, member, scenario, three, wq_state
 from tests.discord.harness import DispatchHarness
+from tests.texts import stub_catalogues
 
 STUBS = {"ru": {"wq.name.castle.C1": "Северный Дозор", "wq.name.card.levy": "Ополчение"},
          "ko": {"wq.name.castle.C1": "북쪽파수", "wq.name.card.levy": "징집"}}
@@ -24,15 +23,9 @@ STUBS = {"ru": {"wq.name.castle.C1": "Северный Дозор", "wq.name.car
 
 @pytest.fixture
 def stubs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    shutil.copytree(i18n.LOCALES_DIR, tmp_path, dirs_exist_ok=True)
-    for language, stub in STUBS.items():
-        path = tmp_path / language / "wizards_quest_names.json"
-        path.write_text(json.dumps(stub, ensure_ascii=False), encoding="utf-8")
-    monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path)
     monkeypatch.setattr(names, "_KEYS", {})
-    i18n.catalogue.cache_clear()
-    yield
-    i18n.catalogue.cache_clear()
+    with stub_catalogues(tmp_path, monkeypatch, STUBS):
+        yield
 
 
 @pytest.mark.usefixtures("stubs")

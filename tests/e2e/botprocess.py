@@ -31,6 +31,9 @@ ERROR_MARK = "⚠️"
 STEP_TIMEOUT_S = 15.0
 ERROR_LINE = re.compile(r"^\S+ \S+ (ERROR|CRITICAL) ")
 """A line of the bot's log (`%(asctime)s %(levelname)s …`) at level ERROR or above."""
+OPENING: tuple[tuple[tuple[str, ...], dict[str, str] | None], ...] = (
+    (("new", "risk"), {"setup": "random_deal"}), (("game", "add-ai"), None), (("game", "add-ai"), None))
+"""The commands that open a Risk lobby with two AI seats, as its host types them."""
 
 S = TypeVar("S", bound=GameState)
 

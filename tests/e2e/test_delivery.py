@@ -19,6 +19,7 @@ import pytest
 from bot import GameMasterBot, Settings
 from tests.discord.fakeapi import SentMessage
 from tests.discord.fakediscord import FakeDiscord
+from tests.e2e.botprocess import OPENING
 
 TOKEN = "delivery-token"
 SEED = 7
@@ -74,7 +75,7 @@ async def delivered(fake: FakeDiscord, channel_id: str, expected: list) -> None:
 async def start_game(fake: FakeDiscord, host: dict, channel: dict, inject: Callable[[], object]) -> None:
     """Open a Risk game with two AI seats in `channel`, call `inject`, and start the game (its reply is best effort:
     only the acknowledgement is awaited)."""
-    for step, options in ((("new", "risk"), {"setup": "random_deal"}), (("game", "add-ai"), None), (("game", "add-ai"), None)):
+    for step, options in OPENING:
         record = await fake.slash(*step, options=options, user=host, channel=channel)
         answer = await fake.wait_for_result(record.id, 15)
         assert not answer.content.startswith("⚠️"), answer.content

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from bot import GameMasterBot, Settings
 from tests.discord.fakediscord import FakeDiscord
+from tests.e2e.botprocess import OPENING
 
 TOKEN = "failures-token"
 CHANNEL_POSTS = r"^/channels/\d+/messages$"
@@ -39,7 +40,7 @@ def attempts(db: Path) -> list[int | None]:
 
 
 async def open_game(fake: FakeDiscord, host: dict) -> None:
-    for path, options in ((("new", "risk"), {"setup": "random_deal"}), (("game", "add-ai"), None), (("game", "add-ai"), None)):
+    for path, options in OPENING:
         record = await fake.slash(*path, options=options, user=host)
         assert not (await fake.wait_for_result(record.id)).content.startswith("⚠️")
 

@@ -64,3 +64,12 @@ async def test_a_started_game_tells_its_moves_in_its_language(service: GameServi
     assert {p.language for p in posts} == {"de"}
     started = "\n".join(posts[-1].messages)
     assert "beginnt" in started or "Spiel" in started, started
+
+
+async def test_the_lobby_names_its_options_as_new_offers_them_in_the_games_language(service: GameService) -> None:
+    await service.new_game(CHANNEL, GUILD, seat(ALICE), "risk", {"mode": "secret_mission"}, language="ko")
+    post = await service.next_post(CHANNEL)
+    assert post is not None
+    said = post.post.messages[0]
+    shown = f"{translate('cmd.new.risk.mode.name', 'ko')}: {translate('cmd.choice.secret_mission', 'ko')}"
+    assert shown in said and "secret_mission" not in said, said

@@ -4,8 +4,6 @@ events and artifacts are the catalogue's of the locale the board is drawn for.""
 from __future__ import annotations
 
 import io
-import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +15,7 @@ from engine.games.battlemist.state import Phase
 from renderer import battlemist as bm
 from tests.engine.battlemist.helpers import position
 from tests.renderer.test_texts import drawn
+from tests.texts import stub_catalogues
 
 KOREAN = {
     "bm.board.letter.DAQ": "다",
@@ -39,12 +38,9 @@ def _forget() -> None:
 @pytest.fixture
 def korean(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The shipped English catalogue and a Korean one of a few names (the rest reads English)."""
-    shutil.copytree(i18n.LOCALES_DIR / "en", tmp_path / "en")
-    (tmp_path / "ko").mkdir()
-    (tmp_path / "ko" / "stub.json").write_text(json.dumps(KOREAN, ensure_ascii=False), encoding="utf-8")
-    monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path)
-    _forget()
-    yield
+    with stub_catalogues(tmp_path, monkeypatch, {"ko": KOREAN}, shipped=("en",)):
+        _forget()
+        yield
     _forget()
 
 

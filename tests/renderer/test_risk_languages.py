@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from engine.core import i18n
 from engine.games.risk import events as E
 from renderer import risk
 from renderer.fonts import font
 from tests.renderer.test_texts import drawn, game
+from tests.texts import stub_catalogues
 
 KOREAN = {"risk.name.territory.alaska": "알래스카", "risk.name.territory.indonesia": "인도네시아",
           "risk.name.territory.kamchatka": "캄차카", "risk.name.continent.north_america": "북아메리카"}
@@ -24,13 +22,8 @@ RUSSIAN = {"risk.name.territory.great_britain": "Великобритания",
 
 @pytest.fixture
 def catalogues(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    shutil.copytree(i18n.LOCALES_DIR, tmp_path, dirs_exist_ok=True)
-    for language, stub in (("ko", KOREAN), ("ru", RUSSIAN)):
-        (tmp_path / language / "risk_names.json").write_text(json.dumps(stub, ensure_ascii=False), encoding="utf-8")
-    monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path)
-    i18n.catalogue.cache_clear()
-    yield
-    i18n.catalogue.cache_clear()
+    with stub_catalogues(tmp_path, monkeypatch, {"ko": KOREAN, "ru": RUSSIAN}):
+        yield
 
 
 @pytest.mark.usefixtures("catalogues")

@@ -3,16 +3,14 @@ follow the locale, and pieces drawn for one language never showing up in another
 
 from __future__ import annotations
 
-import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from engine.core import i18n
 from renderer import wizards_quest as wq
 from tests.renderer.test_wizards_quest import busy, drawn
+from tests.texts import stub_catalogues
 
 RUSSIAN = {"wq.name.region.1": "Морозная Марка", "wq.name.region.4": "Восточная Долина",
            "wq.board.orcs": "{n, plural, one {орк} few {орка} many {орков} other {орка}}",
@@ -21,15 +19,8 @@ RUSSIAN = {"wq.name.region.1": "Морозная Марка", "wq.name.region.4"
 
 @pytest.fixture
 def catalogues(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    shutil.copytree(i18n.LOCALES_DIR, tmp_path, dirs_exist_ok=True)
-    (tmp_path / "ru" / "zz_stub.json").write_text(json.dumps(RUSSIAN, ensure_ascii=False), encoding="utf-8")
-    for path in (tmp_path / "ru").glob("wizards_quest_*.json"):
-        shown = {k: v for k, v in json.loads(path.read_text(encoding="utf-8")).items() if k not in RUSSIAN}
-        path.write_text(json.dumps(shown, ensure_ascii=False), encoding="utf-8")
-    monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path)
-    i18n.catalogue.cache_clear()
-    yield
-    i18n.catalogue.cache_clear()
+    with stub_catalogues(tmp_path, monkeypatch, {"ru": RUSSIAN}):
+        yield
 
 
 @pytest.mark.usefixtures("catalogues")

@@ -4,9 +4,7 @@ autocomplete and narration alike; and a name typed in any of the bot's languages
 
 from __future__ import annotations
 
-import json
 import re
-import shutil
 import typing
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,6 +34,7 @@ from engine.games.battlemist.state import BMOptions, BMState, Phase
 from tests.engine.battlemist.council_tools import seats
 from tests.engine.battlemist.helpers import position
 from tests.engine.battlemist.quest_helpers import hero, step
+from tests.texts import stub_catalogues
 
 PACKAGE = Path(M.__file__).parent
 copy = copier(BMState)
@@ -82,14 +81,8 @@ KOREAN = {
 @pytest.fixture
 def stub(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The shipped English catalogue, and a Russian and a Korean one of a few messages (the rest reads English)."""
-    shutil.copytree(i18n.LOCALES_DIR / "en", tmp_path / "en")
-    for language, messages in (("ru", RUSSIAN), ("ko", KOREAN)):
-        (tmp_path / language).mkdir()
-        (tmp_path / language / "stub.json").write_text(json.dumps(messages, ensure_ascii=False), encoding="utf-8")
-    monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path)
-    i18n.catalogue.cache_clear()
-    yield
-    i18n.catalogue.cache_clear()
+    with stub_catalogues(tmp_path, monkeypatch, {"ru": RUSSIAN, "ko": KOREAN}, shipped=("en",)):
+        yield
 
 
 def refused(state: BMState, action: Action) -> RuleError:

@@ -3,14 +3,11 @@ their catalogue ids, and a name typed in any language the bot speaks finds its t
 
 from __future__ import annotations
 
-import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from engine.core import i18n
 from engine.core.errors import RuleError
 from engine.core.i18n import words
 from engine.games.risk import RULESET, names
@@ -18,6 +15,7 @@ from engine.games.risk.events import CardsTraded, Conquered
 from engine.games.risk.names import resolve
 from engine.games.risk.text import mission_text, narrate, text_board
 from tests.engine.risk.helpers import BOARD, NEUTRAL, P1, P2, Phase, position, rejects
+from tests.texts import stub_catalogues
 
 RUSSIAN = {"risk.name.territory.alaska": "Аляска", "risk.name.territory.kamchatka": "Камчатка",
            "risk.name.territory.alberta": "Альберта", "risk.name.territory.siam": "Сиам",
@@ -34,15 +32,10 @@ KOREAN = {"risk.name.territory.alaska": "알래스카", "risk.name.territory.kam
 @pytest.fixture
 def catalogues(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The shipped catalogues, with stub Russian and Korean names of a few things; the name lookups rebuilt."""
-    shutil.copytree(i18n.LOCALES_DIR, tmp_path, dirs_exist_ok=True)
-    for language, stub in (("ru", RUSSIAN), ("ko", KOREAN)):
-        (tmp_path / language / "risk_names.json").write_text(json.dumps(stub, ensure_ascii=False), encoding="utf-8")
-    monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path)
     monkeypatch.setattr(names, "_KEYS", {})
     monkeypatch.setattr(names, "_NAMES", {})
-    i18n.catalogue.cache_clear()
-    yield
-    i18n.catalogue.cache_clear()
+    with stub_catalogues(tmp_path, monkeypatch, {"ru": RUSSIAN, "ko": KOREAN}):
+        yield
 
 
 @pytest.mark.usefixtures("catalogues")

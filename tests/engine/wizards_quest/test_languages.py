@@ -3,15 +3,12 @@ regions, waters and cards by their catalogue ids, and a name typed in any langua
 
 from __future__ import annotations
 
-import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from engine.core import i18n
 from engine.core.errors import RuleError
 from engine.core.i18n import words
 from engine.games.wizards_quest import RULESET, names
@@ -20,6 +17,7 @@ from engine.games.wizards_quest.names import resolve
 from engine.games.wizards_quest.state import WQState
 from engine.games.wizards_quest.text import narrate, text_board
 from tests.engine.wizards_quest.helpers import P1, P2, Phase, play, position, rejects
+from tests.texts import stub_catalogues
 
 RUSSIAN = {"wq.name.castle.C1": "Северный Дозор", "wq.name.castle.C7": "Западная Мостовая Крепость",
            "wq.name.castle.C8": "Восточная Мостовая Крепость", "wq.name.region.1": "Морозная Марка",
@@ -30,15 +28,9 @@ KOREAN = {"wq.name.castle.C1": "북쪽파수", "wq.name.card.levy": "징집"}
 @pytest.fixture
 def catalogues(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The shipped catalogues, with stub Russian and Korean names of a few things; the name lookups rebuilt."""
-    shutil.copytree(i18n.LOCALES_DIR, tmp_path, dirs_exist_ok=True)
-    for language, stub in (("ru", RUSSIAN), ("ko", KOREAN)):
-        (tmp_path / language / "wizards_quest_names.json").write_text(json.dumps(stub, ensure_ascii=False),
-                                                                     encoding="utf-8")
-    monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path)
     monkeypatch.setattr(names, "_KEYS", {})
-    i18n.catalogue.cache_clear()
-    yield
-    i18n.catalogue.cache_clear()
+    with stub_catalogues(tmp_path, monkeypatch, {"ru": RUSSIAN, "ko": KOREAN}):
+        yield
 
 
 def attack(**kw: Any) -> WQState:
