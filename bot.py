@@ -28,7 +28,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from cogs.common import on_app_command_error
 from cogs.delivery import Controls
 from cogs.guard import Deliveries, GuardedTree, RateLimiter
-from cogs.translator import CatalogueTranslator
+from cogs.translator import CatalogueTranslator, CommandLinks
 from engine.cliargs import GAMES, Refused, check_players, game_name, game_options, option_pair, positive_int
 from engine.core.events import TURN_STARTED
 from engine.core.models import Event, GameState, Seat
@@ -141,6 +141,8 @@ class GameMasterBot(commands.Bot):
         self.settings = settings
         self.limiter = RateLimiter(settings.rate_limit_per_minute, settings.rate_limit_burst)
         self.deliveries = Deliveries()
+        self.links = CommandLinks()
+        """Quoted commands become mentions, which each reader's Discord shows in their language."""
         self.store: Store | None = None
         self.service: GameService
         self.controls: dict[str, Controls] = {}
@@ -169,7 +171,7 @@ class GameMasterBot(commands.Bot):
         self.service = GameService(self.store, renderer=render, animator=animate,
                                    max_games_per_guild=self.settings.max_games_per_server,
                                    max_lobbies_per_member=self.settings.max_lobbies_per_member,
-                                   takeover_after=self.settings.takeover_seconds)
+                                   takeover_after=self.settings.takeover_seconds, links=self.links)
         self.tree.on_error = on_app_command_error
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -178,9 +180,10 @@ class GameMasterBot(commands.Bot):
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
+            synced = await self.tree.sync(guild=guild)
         else:
-            await self.tree.sync()
+            synced = await self.tree.sync()
+        self.links.learn(self.tree, synced)  # from now on, a quoted command is a mention each reader sees localized
         log.info("ready: %d slash command groups synced", len(self.tree.get_commands()))
 
     async def close(self) -> None:

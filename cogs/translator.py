@@ -10,6 +10,7 @@ name (a choice of `language:`) is never translated: readers look for it in their
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
@@ -86,3 +87,33 @@ def english(tree: app_commands.CommandTree[Any]) -> dict[str, str]:
                 if str(choice.value) not in ENDONYMS:
                     found[f"cmd.choice.{choice.value}"] = choice.name
     return dict(sorted(found.items()))
+
+
+QUOTED_COMMAND = re.compile(r"`/([a-z][\w-]*(?: [a-z][\w-]*){0,2})`")
+"""A command quoted in a message, like `/risk attack` (a quote with options or placeholders is left alone)."""
+
+
+class CommandLinks:
+    """Turns each quoted command of a message into Discord's mention of it, which every reader sees in their own
+    language (as their command list names it) and can click; before the commands are synced, text is unchanged."""
+
+    def __init__(self) -> None:
+        self.ids: dict[str, int] = {}
+        self.paths: frozenset[str] = frozenset()
+
+    def learn(self, tree: app_commands.CommandTree[Any], synced: list[app_commands.AppCommand]) -> None:
+        """The ids Discord gave the commands it synced, and every command path of the tree."""
+        self.ids = {command.name: command.id for command in synced}
+        self.paths = frozenset(c.qualified_name for c in tree.walk_commands()
+                               if not isinstance(c, app_commands.Group))
+
+    def __call__(self, text: str) -> str:
+        if not self.ids:
+            return text
+
+        def mention(quoted: re.Match[str]) -> str:
+            path = quoted.group(1)
+            known = self.ids.get(path.split(" ")[0])
+            return f"</{path}:{known}>" if known is not None and path in self.paths else quoted.group(0)
+
+        return QUOTED_COMMAND.sub(mention, text)

@@ -16,8 +16,9 @@ from engine.core.i18n import catalogue
 
 
 def fragment(key: str, language: str = "en") -> str:
-    """The longest placeholder-free stretch of a message: it identifies the message in any reply."""
-    return max(re.split(r"\{[^}]*\}", catalogue(language)[key]), key=len).strip()
+    """The longest stretch of a message without a placeholder or a quoted command (which is sent as a mention): it
+    identifies the message in any reply."""
+    return max(re.split(r"\{[^}]*\}|`/[^`]*`", catalogue(language)[key]), key=len).strip()
 
 
 @contextmanager

@@ -62,8 +62,11 @@ class Games:
                  seed_source: Callable[[], int] = lambda: secrets.randbits(63),
                  renderer: Renderer | None = None, animator: Animator | None = None,
                  max_games_per_guild: int | None = None, max_lobbies_per_member: int | None = None,
-                 state_cache_size: int = 1024, takeover_after: float = 60.0) -> None:
+                 state_cache_size: int = 1024, takeover_after: float = 60.0,
+                 links: Callable[[str], str] = str) -> None:
         self.store = store
+        self.links = links
+        """What a post's lines become before they are split into messages (the bot links the commands they quote)."""
         self.takeover_after = takeover_after
         """With several processes: how long work a process claimed (a due timer, a channel's posts, its AI seats'
         turns) stays its own without a sign of life, before another process takes it over."""

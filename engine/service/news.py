@@ -5,7 +5,7 @@ Chat text only (the catalogue's messages, Discord's markdown and mentions); the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.core.events import ROUND_STARTED, is_headline
@@ -178,10 +178,11 @@ class Table:
 def compose(ruleset: Ruleset, state: GameState | None, moves: Sequence[Told], table: Table, *,
             lead: str | None = None, waiting: Iterable[int] = (), actor: int | None = None,
             deadlines: dict[int, float] | None = None, tail: Sequence[str] = (), locale: str = "en",
-            ) -> tuple[list[str], set[int]]:
+            links: Callable[[str], str] = str) -> tuple[list[str], set[int]]:
     """A post's messages and the users it pings: the lead, the story of `moves`, `tail`, then a line for each seat
     that must decide next (stand-ins answer theirs at once: not shown). It pings only humans whose decision is new
-    since the seats `waiting` when the last post was written, and never `actor`, who just acted."""
+    since the seats `waiting` when the last post was written, and never `actor`, who just acted. `links` turns
+    each line into what is sent (before the lines are split into messages)."""
     blocks = (story(ruleset, state, moves, bool(table.humans & set(ruleset.alive(state))), locale)
               if state is not None else []) or [[]]
     blocks[0][:0] = [lead] if lead else []
@@ -199,4 +200,4 @@ def compose(ruleset: Ruleset, state: GameState | None, moves: Sequence[Told], ta
             if new:
                 pinged.add(player)
             blocks[-1].append(ping(ruleset, state, decision, table.humans, locale, (deadlines or {}).get(player), new))
-    return [message for block in blocks for message in chunks(block)], pinged
+    return [message for block in blocks for message in chunks([links(line) for line in block])], pinged

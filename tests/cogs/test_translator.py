@@ -86,3 +86,14 @@ def test_the_fake_discord_takes_names_in_every_script() -> None:
             "name_localizations": {"ko": "공격", "ru": "атака", "de": "angriff-über"},
             "description_localizations": {"ko": "공격해요", "ru": "Атаковать", "de": "Angreifen"}}
     assert command_problems(good) == []
+
+
+async def test_a_quoted_command_becomes_a_mention_each_reader_sees_in_their_language(h: DispatchHarness) -> None:
+    ids = {c["name"]: c["id"] for c in h.api.synced_commands()}
+    text = "Attack (`/risk attack`), join (`/game join`), `/new`, `/risk attack source target`, `/nothing here`."
+    assert h.bot.links(text) == (f"Attack (</risk attack:{ids['risk']}>), join (</game join:{ids['game']}>), "
+                                 "`/new`, `/risk attack source target`, `/nothing here`."), "groups and options stay"
+    await h.slash("new", "risk", user=h.add_member("Ada"))
+    answer = await h.slash("board", user=h.add_member("Bo"), locale="ko")
+    assert answer.ephemeral and answer.content.startswith("⚠️"), answer.content
+    assert f"</game start:{ids['game']}>" in answer.content and "`/game start`" not in answer.content

@@ -1,5 +1,5 @@
-"""A whole Battlemist game through the real bot process: two humans and an AI seat, to the round cap's winner,
-with the bot killed and restarted midway.
+"""A whole Battlemist game through the real bot process, on a German server: two humans and an AI seat, to the
+round cap's winner, with the bot killed and restarted midway; posts, panels and private answers in German.
 
 The unmodified `python bot.py` runs as a subprocess pointed at a FakeDiscord on 127.0.0.1. The test plays the
 human seats: it reads the game from the bot's SQLite file (read-only), lets the baseline policy pick an action,
@@ -12,17 +12,20 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 import time
 from pathlib import Path
 from typing import Any
 
 from engine.core.controls import Control
+from engine.core.i18n import msg, translate
 from engine.games.battlemist import RULESET, BMState, commands, legal
 from engine.games.battlemist import economy as E
 from engine.games.battlemist import movement as M
 from engine.games.battlemist.state import Phase
 from tests.discord.fakeapi import CHANNEL_PINNED_MESSAGE, InteractionRecord, SentMessage
 from tests.discord.fakediscord import FakeDiscord
+from tests.discord.payloads import World
 from tests.e2e.botprocess import (
     ERROR_MARK,
     STEP_TIMEOUT_S,
@@ -34,13 +37,16 @@ from tests.e2e.botprocess import (
     read_game,
     running,
 )
+from tests.texts import fragment
 
 HUMAN_SEED = 17
 ROUND_CAP = 3
 MAX_INTERACTIONS = 900
 TIME_BUDGET_S = 240.0
 RESTART_AFTER = 40
-MOVED_ON = "The game has moved on since that panel"
+LANGUAGE = "de"
+PANEL = fragment("bm.panel.title", LANGUAGE).split("(")[0].strip()
+MOVED_ON = fragment("bm.panel.moved_on", LANGUAGE)
 
 
 class Humans(Driver):
@@ -87,7 +93,7 @@ class Humans(Driver):
 
     async def panel(self, pid: int) -> SentMessage:
         _, shown = await self.slash(pid, "bm", "choices", public=False)
-        assert shown.content.startswith("**Your choices**"), shown.content
+        assert shown.content.startswith(PANEL), shown.content
         return shown
 
     async def click(self, pid: int, shown: SentMessage, custom_id: str, value: str | None) -> None:
@@ -181,7 +187,7 @@ class Humans(Driver):
 async def test_two_humans_and_an_ai_play_battlemist_to_the_end_across_a_restart(tmp_path: Path) -> None:
     started = time.monotonic()
     db = tmp_path / "bot.sqlite3"
-    async with FakeDiscord(token=TOKEN) as fake:
+    async with FakeDiscord(World(locale=LANGUAGE), token=TOKEN) as fake:
         alice, bob = await fake.add_member("Alice"), await fake.add_member("Bob")
         members = {int(m["user"]["id"]): m for m in (alice, bob)}
         alice_id, bob_id = members
@@ -190,11 +196,11 @@ async def test_two_humans_and_an_ai_play_battlemist_to_the_end_across_a_restart(
         async with running(fake, env, tmp_path) as bot:
             _, created = await humans.slash(alice_id, "new", "battlemist",
                                             options={"round_cap": ROUND_CAP, "player_trades": True})
-            assert "Battlemist" in created.content
+            assert translate("title.battlemist", LANGUAGE) in created.content
             await humans.slash(bob_id, "game", "join")
             await humans.slash(alice_id, "game", "add-ai")
             _, begun = await humans.slash(alice_id, "game", "start")
-            assert "begins" in begun.content
+            assert fragment("lobby.started", LANGUAGE) in begun.content
             assert (await humans.settled()).status == "running"
 
             restarted = False
@@ -231,8 +237,12 @@ async def test_two_humans_and_an_ai_play_battlemist_to_the_end_across_a_restart(
             assert sum(m.payload["type"] == CHANNEL_PINNED_MESSAGE for m in public) == 1, "pinned more than once"
             last = next(m for m in reversed(public) if "🏆" in m.content)
             assert not last.files or last.files[0].data == board.files[0].data, "the pinned board is the final one"
-            assert any("locked their economy orders" in m.content for m in public)
-            assert not any("Your hand" in m.content or "Your orders draft" in m.content for m in public)
+            locked = translate("bm.text.event.econ_locked", LANGUAGE, player="", what=msg("bm.text.what.orders"))
+            assert any(locked.strip("✅ ") in m.content for m in public)
+            private = (fragment("bm.hand.cards", LANGUAGE), fragment("bm.panel.orders", LANGUAGE))
+            assert not any(p in m.content for p in private for m in public), "a hand or an orders draft went public"
+            said = " ".join(m.content for m in public)
+            assert len(re.findall(r"[äöüßÄÖÜ]", said)) > 50 and "Runde" in said, "the game spoke German"
             used = humans.used
             assert used["/bm move"] and used["/bm lock"] and used["panel do"], dict(used)
             print(f"winners {[state.name(w) for w in state.winners]} after {humans.interactions} interactions,"

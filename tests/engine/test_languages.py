@@ -73,3 +73,11 @@ async def test_the_lobby_names_its_options_as_new_offers_them_in_the_games_langu
     said = post.post.messages[0]
     shown = f"{translate('cmd.new.risk.mode.name', 'ko')}: {translate('cmd.choice.secret_mission', 'ko')}"
     assert shown in said and "secret_mission" not in said, said
+
+
+async def test_a_posts_lines_pass_through_the_links_before_they_are_split(service: GameService) -> None:
+    service.links = lambda line: line.replace("`/game join`", "</game join:1>")
+    await service.new_game(CHANNEL, GUILD, seat(ALICE), "risk", {})
+    post = await service.next_post(CHANNEL)
+    assert post is not None
+    assert "</game join:1>" in post.post.messages[0] and "`/game join`" not in post.post.messages[0]
