@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engine.core.i18n import translate
+from engine.core.i18n import Msg, translate
 
 
 class RuleError(Exception):
@@ -63,6 +63,6 @@ def player_count(low: int, high: int) -> str:
     return str(low) if low == high else f"{low}–{high}"
 
 
-def player_count_error(mode: str, low: int, high: int, joined: int) -> RuleError:
+def player_count_error(mode: Msg | str, low: int, high: int, joined: int) -> RuleError:
     """E_PLAYER_COUNT: a game started with too few or too many seats."""
     return RuleError("E_PLAYER_COUNT", mode=mode, low=low, high=high, exact="yes" if low == high else "no", n=joined)

@@ -68,6 +68,16 @@ def catalogue(locale: str) -> dict[str, str]:
     return merged
 
 
+def option_value(value: Any) -> Msg | str:
+    """A game option's value as `/new` offers it (`cmd.choice.<value>`): a choice's name, yes or no, or the
+    number."""
+    if isinstance(value, bool):
+        return msg("option.yes" if value else "option.no")
+    if isinstance(value, str) and f"cmd.choice.{value}" in catalogue(DEFAULT_LOCALE):
+        return msg(f"cmd.choice.{value}")
+    return inert(str(value))
+
+
 def words(message: Msg | str, locale: str = DEFAULT_LOCALE) -> str:
     """A message built ahead (`msg(...)`) rendered in `locale`; text that is already rendered stays as it is."""
     return message if isinstance(message, str) else translate(message.key, locale, **message.params)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel
 
+from engine.core.i18n import Msg, msg, option_value
 from engine.core.ruleset import Ruleset
 
 
@@ -57,10 +58,11 @@ class GameSpec:
     def options_model(self) -> type[BaseModel]:
         return self.ruleset.options_model
 
-    def variant(self, options: dict[str, object]) -> str:
-        """What messages call the game a lobby with these options plays, e.g. `two_player` or `Wizard's Quest`."""
+    def variant(self, options: dict[str, object]) -> Msg | str:
+        """What messages call the game a lobby with these options plays, e.g. `two_player` or `Wizard's Quest`, in
+        the reader's language."""
         chosen = options.get(self.variant_option) if self.variant_option else None
-        return str(chosen) if chosen is not None else self.title
+        return option_value(chosen) if chosen is not None else msg(f"title.{self.name}")
 
     def names(self) -> set[str]:
         """Every spelling that names this game, normalised by `key`."""

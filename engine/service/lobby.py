@@ -8,7 +8,17 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.core.errors import RuleError, first_problem, player_count_error
-from engine.core.i18n import DEFAULT_LOCALE, LANGUAGES, Msg, catalogue, inert, language_of, mention, msg, timestamp
+from engine.core.i18n import (
+    LANGUAGES,
+    Msg,
+    inert,
+    language_of,
+    mention,
+    msg,
+    option_value,
+    timestamp,
+    translate,
+)
 from engine.core.models import Action, Seat, json_text
 from engine.core.ruleset import Ruleset
 from engine.games import get, spec, title
@@ -41,14 +51,6 @@ def options_summary(game: str, options: dict[str, Any]) -> list[Msg]:
     return [msg("option.shown", name=msg(f"cmd.new.{found.slug}.{found.option_names.get(k, k)}.name"),
                 value=option_value(options[k])) for k in names if options.get(k) is not None]
 
-
-def option_value(value: Any) -> Msg | str:
-    """An option's value as `/new` offers it: a choice's name, yes or no, or the number."""
-    if isinstance(value, bool):
-        return msg("option.yes" if value else "option.no")
-    if isinstance(value, str) and f"cmd.choice.{value}" in catalogue(DEFAULT_LOCALE):
-        return msg(f"cmd.choice.{value}")
-    return inert(str(value))
 
 
 class Lobbies(Play):
@@ -159,7 +161,8 @@ class Lobbies(Play):
             taken = {s.id for s in lobby.seats}
             ai_id = next(i for i in range(1, 100) if i not in taken)
             names = {s.name for s in lobby.seats}
-            name = next((f"{n} (AI)" for n in AI_NAMES if f"{n} (AI)" not in names), f"AI {ai_id}")
+            named = [translate("lobby.ai_name", lobby.language, name=n) for n in AI_NAMES]  # the game's language
+            name = next((n for n in named if n not in names), f"AI {ai_id}")
             lobby.seats.append(Seat(id=ai_id, name=name, ai=True))
             game = await self.store.update_game(game, lobby=lobby.model_dump(mode="json"))
             return await self._tell(game, lobby, msg("lobby.ai_added", name=inert(name)))

@@ -3,6 +3,9 @@ and board speak it, and the host may change it."""
 
 from __future__ import annotations
 
+import pytest
+
+from engine.core.errors import RuleError
 from engine.core.i18n import translate
 from engine.service import GameService
 from tests.engine.test_service import ALICE, BOB, CHANNEL, OTHER, THIRD, code_of, seat
@@ -81,3 +84,15 @@ async def test_a_posts_lines_pass_through_the_links_before_they_are_split(servic
     post = await service.next_post(CHANNEL)
     assert post is not None
     assert "</game join:1>" in post.post.messages[0] and "`/game join`" not in post.post.messages[0]
+
+
+async def test_ai_seats_and_the_games_variant_are_named_in_the_games_language(service: GameService) -> None:
+    await service.new_game(CHANNEL, GUILD, seat(ALICE), "risk", {"mode": "two_player"}, language="ru")
+    await service.add_ai(CHANNEL, ALICE)
+    game = await service.live(CHANNEL)
+    assert game.lobby["seats"][1]["name"] == translate("lobby.ai_name", "ru", name="Ada") == "Ada (ИИ)"
+    with pytest.raises(RuleError) as refused:
+        await service.join(CHANNEL, seat(BOB))
+    assert refused.value.code == "E_GAME_FULL"
+    assert translate("cmd.choice.two_player", "ko") in refused.value.localized("ko")
+    assert "two_player" in refused.value.localized("en")

@@ -10,6 +10,7 @@ from typing import Literal
 
 from engine.core.errors import RuleError, player_count_error
 from engine.core.events import BoardChanged
+from engine.core.i18n import msg
 from engine.core.models import Action, Decision, Event, Seat
 from engine.core.rng import Rng, RngState
 from engine.games.battlemist import build as B
@@ -95,7 +96,7 @@ def new_game(data: BattlemistData, seats: Sequence[Seat], options: BMOptions,
              seed: int) -> tuple[BMState, list[Event]]:
     """A new game: in the draft (phase DRAFT), in construction (phase BUILD) or at round 1's Council."""
     if not PLAYERS[0] <= len(seats) <= PLAYERS[1]:
-        raise player_count_error("Battlemist", *PLAYERS, len(seats))
+        raise player_count_error(msg("title.battlemist"), *PLAYERS, len(seats))
     if len({s.id for s in seats}) != len(seats):
         raise RuleError("E_ALREADY_JOINED")
     rng = Rng(RngState.from_seed(seed))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.core.errors import RuleError, player_count_error
+from engine.core.i18n import option_value
 from engine.core.models import Event, Seat
 from engine.core.rng import Rng, RngState, roll_off
 from engine.games.risk import events as E
@@ -29,7 +30,7 @@ def assign_colours(board: RiskMap, seats: Sequence[Seat]) -> list[str]:
 def new_game(board: RiskMap, seats: Sequence[Seat], options: RiskOptions, seed: int) -> tuple[RiskState, list[Event]]:
     lo, hi = PLAYER_RANGE[options.mode]
     if not lo <= len(seats) <= hi:
-        raise player_count_error(options.mode, lo, hi, len(seats))
+        raise player_count_error(option_value(options.mode), lo, hi, len(seats))
     if len({s.id for s in seats}) != len(seats):
         raise RuleError("E_ALREADY_JOINED")
     rng = Rng(RngState.from_seed(seed))

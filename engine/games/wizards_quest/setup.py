@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.core.errors import RuleError, player_count_error
+from engine.core.i18n import msg
 from engine.core.models import Event, Seat
 from engine.core.rng import Rng, RngState, roll_off
 from engine.games.wizards_quest import events as E
@@ -46,7 +47,7 @@ def new_game(data: WQData, seats: Sequence[Seat], options: WQOptions, seed: int)
     p = data.params
     low, high = p.players["min"], p.players["max"]
     if not low <= len(seats) <= high:
-        raise player_count_error("Wizard's Quest", low, high, len(seats))
+        raise player_count_error(msg("title.wizards_quest"), low, high, len(seats))
     if len({s.id for s in seats}) != len(seats):
         raise RuleError("E_ALREADY_JOINED")
     rng = Rng(RngState.from_seed(seed))
