@@ -20,8 +20,10 @@ from renderer import draw, has_board, render_board
 
 NAMES = ("Ñáďá", "Ƀóŕíš", "Çĥíýó", "Ďɱíţŕí", "Éúñĵí", "Ƒáŕáĥ")
 """Seat names without an ASCII letter, so that any ASCII word is the bot's."""
-TOKENS = re.compile(r"<(?:@|#|t:)[^>]*>|\b[A-Z]-[A-Z]{3}\b|\b[A-Z]{1,4}-?[A-Z]{0,4}\d+[a-z]?\b|\b\d+(?:\.\d+)?[a-z]?\b")
-"""What may stay ASCII: mentions, timestamps, ids like N06, SP01, C7, BM-CMB-3, numbers like 1.1 or 3d."""
+TOKENS = re.compile(r"<(?:@|#|t:|/)[^>]*>|\b[A-Z]-[A-Z]{3}\b|\b[A-Z]{1,4}-?[A-Z]{0,4}\d+[a-z]?\b"
+                    r"|\b\d+(?:\.\d+)?[a-z]?\b")
+"""What may stay ASCII: mentions of members, channels, times and commands (Discord shows a command's mention in
+the reader's language), ids like N06, H-DAQ, SP01, C7, BM-CMB-3, and numbers like 1.1 or 3d."""
 WORD = re.compile(r"[A-Za-z]{3,}")
 
 

@@ -57,7 +57,8 @@ def msg(key: str, **params: Any) -> Msg:
 def catalogue(locale: str) -> dict[str, str]:
     """Every message of `locale`: the union of `data/locales/<locale>/*.json` (one file per game or area)."""
     if locale == PSEUDO_LOCALE:
-        return {key: _serialise(_pseudo(_parse(text))) for key, text in catalogue(DEFAULT_LOCALE).items()}
+        pseudo = {key: _serialise(_pseudo(_parse(text))) for key, text in catalogue(DEFAULT_LOCALE).items()}
+        return pseudo | {f"language.{PSEUDO_LOCALE}": "Ƥšéúďó"}  # its own name, should a game speak it
     merged: dict[str, str] = {}
     for path in sorted((LOCALES_DIR / locale).glob("*.json")):
         part = json.loads(path.read_text(encoding="utf-8"))

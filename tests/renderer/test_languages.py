@@ -1,4 +1,5 @@
-"""Every game's board in Korean, Russian and German: drawn in the language, every letter a real glyph (no box)."""
+"""Every game's board in Korean, Russian and German: drawn in the language, every letter a real glyph (no box),
+and no label running off the picture (the longest German and Russian words included)."""
 
 from __future__ import annotations
 
@@ -22,11 +23,16 @@ NAMES = ("민지", "Аня", "Jörg", "Zoë")
 def test_the_board_speaks_the_language_in_real_glyphs(game: str, language: str,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     drawn: list[tuple[str, Any]] = []
+    outside: list[str] = []
     original = draw.Canvas.text
 
     def text(self: Any, at: Any, content: str, face: Any, *args: Any, **kwargs: Any) -> Any:
         drawn.append((content, face))
-        return original(self, at, content, face, *args, **kwargs)
+        box = original(self, at, content, face, *args, **kwargs)
+        x0, y0, x1, y1 = box
+        if content and not (x0 >= 0 and y0 >= 0 and x1 <= self.img.width and y1 <= self.img.height):
+            outside.append(content)
+        return box
 
     monkeypatch.setattr(draw.Canvas, "text", text)
     ruleset = get(game)
@@ -39,5 +45,6 @@ def test_the_board_speaks_the_language_in_real_glyphs(game: str, language: str,
     boxes = {(content, ch) for content, face in drawn for ch in content
              if not ch.isspace() and face.face_for(ch) is None}
     assert not boxes, f"drawn as the missing-glyph box: {sorted(boxes)[:10]}"
+    assert not outside, f"running off the picture: {outside}"
     own = [content for content, _ in drawn if SCRIPTS[language].search(content)]
     assert len(own) >= 5, f"the board is hardly in {language}: {[c for c, _ in drawn][:20]}"
