@@ -55,6 +55,8 @@ class Human(Driver):
         self.menus: list[tuple[SentMessage, dict[str, Any]]] = []
         """The select menus on that answer, with their messages."""
         self.first_button: str | None = None
+        self.battled = False
+        """Whether the human's seat has come to a battle or the end of a campaign (the decisions buttons answer)."""
 
     async def slash(self, *path: str, options: dict[str, Any] | None = None,
                     public: bool = True) -> tuple[InteractionRecord, SentMessage]:
@@ -83,6 +85,7 @@ class Human(Driver):
         decisions = RULESET.pending(before)
         assert decisions and decisions[0].player == self.id, f"the bot left {decisions} undecided at {before.seq}"
         action = self.policy.choose(before, self.id, self.rng)
+        self.battled = self.battled or isinstance(action, A.Roll | A.End | A.Capture)
         record = await self.perform(before, action)
         after = (await self.settled()).parse(WQState)
         assert after.seq > before.seq, f"{action!r} was answered but changed nothing"
@@ -239,7 +242,7 @@ async def test_one_human_and_two_ais_play_wizards_quest_to_a_winner(tmp_path: Pa
             assert len(re.findall(r"[а-яё]", said, re.I)) > 1000, "the game spoke Russian"
             used = human.used
             assert used["/wq castle"] and used["/wq claim"] and used["/wq hide"] and used["/wq place"], dict(used)
-            assert sum(n for k, n in used.items() if k.startswith("button")), dict(used)
+            assert sum(n for k, n in used.items() if k.startswith("button")) or not human.battled, dict(used)
             print(f"winners {[state.name(w) for w in state.winners]} after {human.interactions} interactions,"
                   f" round {state.round}, {final.actions} actions, {time.monotonic() - started:.1f}s;"
                   f" used {dict(used)}")

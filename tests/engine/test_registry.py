@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import engine.games
+from engine.core.i18n import translate, words
 from engine.core.spec import GameSpec
 from engine.games import NAMES, get, spec, specs
 from tests.engine.cli import cli_here
@@ -45,8 +46,9 @@ def test_each_games_renderer_and_cog_exist(tmp_path: Path) -> None:
 
 
 def test_the_variant_a_lobby_plays_is_named_by_the_games_own_option() -> None:
-    assert spec("risk").variant({"mode": "two_player"}) == "two_player"
-    assert spec("wq").variant({"turn_order": "fixed"}) == "Wizard's Quest"
+    assert words(spec("risk").variant({"mode": "two_player"})) == "two_player"
+    assert words(spec("risk").variant({"mode": "two_player"}), "ru") == translate("cmd.choice.two_player", "ru")
+    assert words(spec("wq").variant({"turn_order": "fixed"})) == "Wizard's Quest"
 
 
 def test_the_command_line_takes_an_alias(capsys: pytest.CaptureFixture[str]) -> None:
