@@ -55,7 +55,8 @@ PER_ROW = 5
 """A Discord message holds at most five rows of components: five buttons to a row, or one menu."""
 PAGE_ROWS = ROWS - 1
 """A panel of several pages keeps its last row for the buttons that turn them."""
-RULES_TEXT = Path(__file__).resolve().parent.parent / "docs" / "rules" / "battlemist.md"
+RULES = Path(__file__).resolve().parent.parent / "docs" / "rules"
+"""The rules reference: `battlemist.md` in English, `<language>/battlemist.md` translated."""
 UNITS = Literal["infantry", "archers", "cavalry"]
 
 
@@ -588,13 +589,20 @@ class BattlemistCog(commands.GroupCog, group_name="bm", group_description="Play 
 
 
 def rule_text(rule: str, locale: str) -> str:
-    """The paragraph of the rules reference that defines `rule` (BM-DIG-11 `/bm rules`)."""
+    """The paragraph of the rules reference that defines `rule` (BM-DIG-11 `/bm rules`), in the reader's language
+    where the reference is translated, else in English."""
     wanted = rule.strip().upper()
     if not re.fullmatch(r"BM-[A-Z]+-\d+", wanted):
         return "⚠️ " + translate("bm.rules.bad", locale, rule=rule[:40])
-    for paragraph in RULES_TEXT.read_text(encoding="utf-8").split("\n\n"):
-        if re.search(rf"\b{re.escape(wanted)}\b(?!-)", paragraph):
-            return paragraph.strip()[:1900]
+    for reference in (RULES / locale / "battlemist.md", RULES / "battlemist.md"):
+        if not reference.is_file():
+            continue
+        found = reference.read_text(encoding="utf-8").split("\n\n")
+        items = [item for p in found for item in re.split(r"\n(?=- )", p)]  # a list's items one by one
+        defining = [item for item in items if f"**{wanted}**" in item]  # the rule's own, not one that cites it
+        citing = [p for p in found if re.search(rf"(?<![\w-]){re.escape(wanted)}(?![\w-])", p)]
+        if defining or citing:
+            return (defining or citing)[0].strip()[:1900]
     return "⚠️ " + translate("bm.rules.none", locale, rule=wanted)
 
 

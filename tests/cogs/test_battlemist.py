@@ -7,6 +7,7 @@ import asyncio
 import copy
 import dataclasses
 import random
+import re
 from typing import Any
 
 import pytest
@@ -168,6 +169,10 @@ async def test_rules_by_id_and_refusals_are_private(h: DispatchHarness) -> None:
     (ada, _), _ = await two(h)
     rule = await h.slash("bm", "rules", options={"rule": "bm-mov-1"}, user=ada)
     assert rule.ephemeral and "BM-MOV-1" in rule.content
+    korean = await h.slash("bm", "rules", options={"rule": "bm-mov-1"}, user=ada, locale="ko")
+    assert korean.ephemeral and "BM-MOV-1" in korean.content and re.search("[가-힣]", korean.content)
+    defined = await h.slash("bm", "rules", options={"rule": "BM-SET-1"}, user=ada)  # cited in §1 before §8 defines it
+    assert defined.content.startswith("- **BM-SET-1**") and "BM-SET-2" not in defined.content, defined.content
     refused(await h.slash("bm", "rules", options={"rule": "hello"}, user=ada), "not a rule ID")
     refused(await h.slash("bm", "move", options={"n": 1, "unit": "inf", "origin": "N06", "path": "N05"}, user=ada),
             "not possible now")
