@@ -23,6 +23,7 @@ from engine.core.names import normalise
 from engine.core.ruleset import Ruleset
 from engine.games import get, title
 from engine.service import GameService
+from engine.service.games import unlinked
 from engine.service.news import MESSAGE_LIMIT, state_name
 
 if TYPE_CHECKING:
@@ -51,9 +52,9 @@ def service_of_bot(bot: discord.Client) -> GameService:
     return gm.service
 
 
-def links_of(bot: discord.Client) -> Callable[[str], str]:
+def links_of(bot: discord.Client) -> Callable[[str, str], str]:
     """What a reply's text becomes before it is sent: its quoted commands linked (a bot of ours), or itself."""
-    return getattr(bot, "links", str)
+    return getattr(bot, "links", unlinked)
 
 
 def settings_of_bot(bot: discord.Client) -> Settings:
@@ -140,7 +141,7 @@ async def reply(interaction: discord.Interaction, content: str, *, ephemeral: bo
                 allowed_mentions: discord.AllowedMentions | None = None) -> None:
     """Answer an interaction whether or not it was deferred or answered already; it pings nobody unless
     `allowed_mentions` says whom. An interaction another process answered first is left to that answer."""
-    content = links_of(interaction.client)(content)
+    content = links_of(interaction.client)(content, locale_of(interaction))
     kwargs: dict[str, object] = {"ephemeral": ephemeral, "files": list(files),
                                  "allowed_mentions": allowed_mentions or discord.AllowedMentions.none()}
     if view is not None:
@@ -164,7 +165,7 @@ async def refuse(interaction: discord.Interaction, err: RuleError) -> None:
     if err.code == "E_DUPLICATE":  # another delivery of this interaction was applied, and answers it
         await withdraw(interaction)
         return
-    text = links_of(interaction.client)("⚠️ " + err.localized(locale_of(interaction)))
+    text = links_of(interaction.client)("⚠️ " + err.localized(locale_of(interaction)), locale_of(interaction))
     await private(interaction, text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…")
 
 

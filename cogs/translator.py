@@ -89,31 +89,48 @@ def english(tree: app_commands.CommandTree[Any]) -> dict[str, str]:
     return dict(sorted(found.items()))
 
 
-QUOTED_COMMAND = re.compile(r"`/([a-z][\w-]*(?: [a-z][\w-]*){0,2})`")
-"""A command quoted in a message, like `/risk attack` (a quote with options or placeholders is left alone)."""
+QUOTED_COMMAND = re.compile(r"`/([a-z][\w-]*(?: [^`\s]+)*)`")
+"""A command quoted in a message, with or without its options: `/risk attack`, `/risk attack source target`."""
+OPTION_WORD = re.compile(r"^([<\[]?)([a-z][\w-]*)(.*)$")
+"""An option as a message quotes it: `count`, `<region>`, `[count]`, `kills:…`."""
 
 
 class CommandLinks:
-    """Turns each quoted command of a message into Discord's mention of it, which every reader sees in their own
-    language (as their command list names it) and can click; before the commands are synced, text is unchanged."""
+    """Turns each quoted command of a message into Discord's mention of it, which every reader sees under the name
+    their own language gives it and can click; the options quoted after it are named as that language names
+    them. Before the commands are synced, text is unchanged."""
 
     def __init__(self) -> None:
         self.ids: dict[str, int] = {}
-        self.paths: frozenset[str] = frozenset()
+        self.options: dict[str, frozenset[str]] = {}
+        """Every command path of the tree (not a group) with the names of its options."""
 
     def learn(self, tree: app_commands.CommandTree[Any], synced: list[app_commands.AppCommand]) -> None:
-        """The ids Discord gave the commands it synced, and every command path of the tree."""
+        """The ids Discord gave the commands it synced, and every command path of the tree with its options."""
         self.ids = {command.name: command.id for command in synced}
-        self.paths = frozenset(c.qualified_name for c in tree.walk_commands()
-                               if not isinstance(c, app_commands.Group))
+        self.options = {c.qualified_name: frozenset(p.name for p in c.parameters) for c in tree.walk_commands()
+                        if not isinstance(c, app_commands.Group)}
 
-    def __call__(self, text: str) -> str:
+    def __call__(self, text: str, language: str = DEFAULT_LOCALE) -> str:
         if not self.ids:
             return text
 
         def mention(quoted: re.Match[str]) -> str:
-            path = quoted.group(1)
-            known = self.ids.get(path.split(" ")[0])
-            return f"</{path}:{known}>" if known is not None and path in self.paths else quoted.group(0)
+            words = quoted.group(1).split(" ")
+            for cut in range(min(3, len(words)), 0, -1):  # the longest command path the quote starts with
+                path = " ".join(words[:cut])
+                known = self.ids.get(words[0])
+                if known is not None and path in self.options:
+                    rest = " ".join(self.option(path, word, language) for word in words[cut:])
+                    return f"</{path}:{known}>" + (f" `{rest}`" if rest else "")
+            return quoted.group(0)
 
         return QUOTED_COMMAND.sub(mention, text)
+
+    def option(self, path: str, word: str, language: str) -> str:
+        """One quoted word after a command: an option of it named in `language`, or the word as it is."""
+        parts = OPTION_WORD.match(word)
+        if parts is None or parts.group(2) not in self.options[path]:
+            return word
+        named = catalogue(language).get(f"cmd.{path.replace(' ', '.')}.{parts.group(2)}.name", parts.group(2))
+        return parts.group(1) + named + parts.group(3)

@@ -146,7 +146,7 @@ class Clocks(Games):
                 seen = next((d for d in ruleset.pending(public) if d.player == timer.player), decision)
                 what = ruleset.prompt(seen, public, lobby.language)
                 await self._remind(outcome, translate("timer.reminder", lobby.language, player=player, what=what,
-                                                      due=timestamp(due)), timer)
+                                                      due=timestamp(due)), timer, lobby.language)
                 outcome.deadlines[timer.player] = due
                 return Alarm(kind="reminder", player=timer.player, outcome=outcome, due=due)
             await self._play_for(outcome, lobby, {timer.player})  # RISK-DIG-42: the stand-in plays it

@@ -28,6 +28,14 @@ from engine.table import Lobby, winners_of
 
 log = logging.getLogger("gamemaster.service")
 
+Links = Callable[[str, str], str]
+"""(text, its language) → the text as it is sent."""
+
+
+def unlinked(text: str, language: str) -> str:
+    return text
+
+
 Renderer = Callable[[tuple[int, int], GameState, Sequence[Event], frozenset[int], str], bytes | None]
 """(cache key, state, last turn's events, seats away, language) → PNG bytes, or None for a game without a
 picture; pure and synchronous, run in a worker thread."""
@@ -63,10 +71,11 @@ class Games:
                  renderer: Renderer | None = None, animator: Animator | None = None,
                  max_games_per_guild: int | None = None, max_lobbies_per_member: int | None = None,
                  state_cache_size: int = 1024, takeover_after: float = 60.0,
-                 links: Callable[[str], str] = str) -> None:
+                 links: Links | None = None) -> None:
         self.store = store
-        self.links = links
-        """What a post's lines become before they are split into messages (the bot links the commands they quote)."""
+        self.links: Links = links or unlinked
+        """What a post's lines become, in its language, before they are split into messages (the bot links the
+        commands they quote)."""
         self.takeover_after = takeover_after
         """With several processes: how long work a process claimed (a due timer, a channel's posts, its AI seats'
         turns) stays its own without a sign of life, before another process takes it over."""

@@ -55,7 +55,8 @@ class Posts(Boards):
         language = lobby.language  # a post is in the game's language
         messages, pings = compose(ruleset, public, moves, table, lead=None if lead is None else words(lead, language),
                                   waiting=game.waiting, actor=actor, deadlines=deadlines,
-                                  tail=[words(t, language) for t in tail], locale=language, links=self.links)
+                                  tail=[words(t, language) for t in tail], locale=language,
+                                  links=lambda line: self.links(line, language))
         picture = public is not None and (picture or any(changes_board(e) for m in moves for e in m.events))
         deciding = public is not None and ruleset.winners(public) is None and any(
             d.player not in table.stand_ins for d in ruleset.pending(public))
@@ -76,9 +77,9 @@ class Posts(Boards):
         if self._on_posts is not None:
             self._on_posts(game.channel_id)
 
-    async def _remind(self, outcome: Outcome, text: str, timer: TimerRow) -> None:
+    async def _remind(self, outcome: Outcome, text: str, timer: TimerRow, language: str) -> None:
         """Post a reminder to the seat `timer` belongs to, and drop the timer with it (once, whatever happens)."""
-        post = Post(game=outcome.ruleset.name, messages=[self.links(text)], pings=[timer.player])
+        post = Post(game=outcome.ruleset.name, messages=[self.links(text, language)], pings=[timer.player])
         outcome.game = await self.store.add_post(outcome.game, post.payload(), done_timer=timer.id)
         outcome.posts.append(post)
         if self._on_posts is not None:

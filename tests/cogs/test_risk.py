@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -336,7 +337,7 @@ async def test_territory_info(h: DispatchHarness) -> None:
 @pytest.mark.rule("RISK-ERR-7")
 async def test_help_is_private_and_needs_no_seat(h: DispatchHarness) -> None:
     shown = await h.slash("risk", "help", user=h.add_member("Newcomer"))
-    assert shown.ephemeral and "/risk attack source target" in shown.content
+    assert shown.ephemeral and re.search(r"</risk attack:\d+> `source target`", shown.content), shown.content
 
 
 async def test_garbage_option_values_are_refused_politely(h: DispatchHarness) -> None:

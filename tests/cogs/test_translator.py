@@ -90,9 +90,16 @@ def test_the_fake_discord_takes_names_in_every_script() -> None:
 
 async def test_a_quoted_command_becomes_a_mention_each_reader_sees_in_their_language(h: DispatchHarness) -> None:
     ids = {c["name"]: c["id"] for c in h.api.synced_commands()}
-    text = "Attack (`/risk attack`), join (`/game join`), `/new`, `/risk attack source target`, `/nothing here`."
+    text = "Attack (`/risk attack`), join (`/game join`), `/new`, `/nothing here`, `/bm orders recruit|build`."
     assert h.bot.links(text) == (f"Attack (</risk attack:{ids['risk']}>), join (</game join:{ids['game']}>), "
-                                 "`/new`, `/risk attack source target`, `/nothing here`."), "groups and options stay"
+                                 "`/new`, `/nothing here`, `/bm orders recruit|build`."), "groups and others stay"
+    quoted = "`/risk attack source target` or `/bm battle casualties kills:… routs:…` or `/bm tile <tile> <q> <r>`"
+    source, target, kills, tile = (i18n.translate(f"cmd.{key}.name", "ko") for key in (
+        "risk.attack.source", "risk.attack.target", "bm.battle.casualties.kills", "bm.tile.tile"))
+    assert h.bot.links(quoted, "ko") == (
+        f"</risk attack:{ids['risk']}> `{source} {target}` or </bm battle casualties:{ids['bm']}> "
+        f"`{kills}:… {i18n.translate('cmd.bm.battle.casualties.routs.name', 'ko')}:…` or "
+        f"</bm tile:{ids['bm']}> `<{tile}> <q> <r>`"), "the options are named in the reader's language"
     await h.slash("new", "risk", user=h.add_member("Ada"))
     answer = await h.slash("board", user=h.add_member("Bo"), locale="ko")
     assert answer.ephemeral and answer.content.startswith("⚠️"), answer.content

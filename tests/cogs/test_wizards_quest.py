@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -115,7 +116,7 @@ async def test_wq_commands_elsewhere_are_refused(h: DispatchHarness) -> None:
     await start_game(h, "Ada", "Bo", "Cy")
     refused(await h.slash("wq", "draw"), "This channel is playing Risk")
     shown = await h.slash("wq", "help", user=h.add_member("Newcomer"))
-    assert shown.ephemeral and "/wq attack source target" in shown.content
+    assert shown.ephemeral and re.search(r"</wq attack:\d+> `source target \[leader\] \[boat\]`", shown.content)
 
 
 async def test_risk_commands_in_a_wizards_quest_channel_are_refused(h: DispatchHarness) -> None:

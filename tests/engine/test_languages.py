@@ -79,11 +79,11 @@ async def test_the_lobby_names_its_options_as_new_offers_them_in_the_games_langu
 
 
 async def test_a_posts_lines_pass_through_the_links_before_they_are_split(service: GameService) -> None:
-    service.links = lambda line: line.replace("`/game join`", "</game join:1>")
+    service.links = lambda line, language: line.replace("`/game join`", f"</game join:{language}>")
     await service.new_game(CHANNEL, GUILD, seat(ALICE), "risk", {})
     post = await service.next_post(CHANNEL)
     assert post is not None
-    assert "</game join:1>" in post.post.messages[0] and "`/game join`" not in post.post.messages[0]
+    assert "</game join:en>" in post.post.messages[0] and "`/game join`" not in post.post.messages[0]
 
 
 async def test_ai_seats_and_the_games_variant_are_named_in_the_games_language(service: GameService) -> None:
