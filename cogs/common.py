@@ -121,9 +121,9 @@ def locale_of(interaction: discord.Interaction) -> str:
     return language_of(interaction.locale.value if interaction.locale else None)
 
 
-def game_language_of(interaction: discord.Interaction) -> str | None:
-    """The server's preferred language (Community servers set one), the default of a new game's."""
-    return language_of(interaction.guild_locale.value) if interaction.guild_locale else None
+def server_locale_of(interaction: discord.Interaction) -> str | None:
+    """The server's preferred locale as Discord gives it (Community servers set one): a new game's default."""
+    return interaction.guild_locale.value if interaction.guild_locale else None
 
 
 ALREADY_ANSWERED = 40060

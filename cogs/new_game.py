@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import acknowledge, check_options, done, game_language_of, seat_for, service_of
+from cogs.common import acknowledge, check_options, done, seat_for, server_locale_of, service_of
 from cogs.options import Parameter, new_game_command
 from cogs.translator import LANGUAGE_CHOICES, described
 from engine.core.spec import GameSpec
@@ -57,7 +57,7 @@ class NewGame(commands.GroupCog, group_name="new", group_description=described("
         await service_of(interaction).new_game(interaction.channel_id or 0, interaction.guild_id,
                                                seat_for(interaction.user), spec.name, options,
                                                interaction_id=str(interaction.id), language=language,
-                                               server_language=game_language_of(interaction))
+                                               server_language=server_locale_of(interaction))
         await done(interaction)
 
 

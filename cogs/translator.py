@@ -117,10 +117,12 @@ class CommandLinks:
 
         def mention(quoted: re.Match[str]) -> str:
             words = quoted.group(1).split(" ")
+            known = self.ids.get(words[0])
+            if known is None:
+                return quoted.group(0)
             for cut in range(min(3, len(words)), 0, -1):  # the longest command path the quote starts with
                 path = " ".join(words[:cut])
-                known = self.ids.get(words[0])
-                if known is not None and path in self.options:
+                if path in self.options:
                     rest = " ".join(self.option(path, word, language) for word in words[cut:])
                     return f"</{path}:{known}>" + (f" `{rest}`" if rest else "")
             return quoted.group(0)

@@ -79,6 +79,13 @@ def option_value(value: Any) -> Msg | str:
     return inert(str(value))
 
 
+def in_every_language(message: Msg) -> tuple[str, ...]:
+    """A message's text (a name) in each language the bot speaks, English first, without repeats: what a player
+    may type for it."""
+    found = (catalogue(language).get(message.key) for language in LANGUAGES)
+    return tuple(dict.fromkeys(text for text in found if text))
+
+
 def words(message: Msg | str, locale: str = DEFAULT_LOCALE) -> str:
     """A message built ahead (`msg(...)`) rendered in `locale`; text that is already rendered stays as it is."""
     return message if isinstance(message, str) else translate(message.key, locale, **message.params)

@@ -121,9 +121,6 @@ class Lobbies(Play):
         checked_language(language)
         await self.store.set_guild_language(guild_id, language)
 
-    async def server_language(self, guild_id: int) -> str | None:
-        return await self.store.guild_language(guild_id)
-
     async def _tell(self, game: GameRow, lobby: Lobby, lead: Msg) -> GameRow:
         """Post `lead` about a game that is not being played (a lobby, an ending); the row as it is now."""
         outcome = Outcome(game=game, ruleset=get(game.ruleset), state=None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 from engine.games import get
 from engine.games.risk import RiskState
 from engine.service import Alarm, GameService
-from engine.store import Store, open_store
+from engine.store import SqliteStore, Store, open_store
 from engine.table import Lobby
 from engine.timekeeper import Timekeeper
 from renderer.animate import replay_gif
@@ -92,14 +93,27 @@ async def open_table(location: str | Path, clock: FakeClock) -> tuple[Table, Sto
     return table, store, asyncio.create_task(table.keeper.run())
 
 
-@pytest.fixture
-async def service(location: str) -> AsyncIterator[GameService]:
-    """A game service on either store."""
-    store = await open_store(location)
+@asynccontextmanager
+async def served(store: Store) -> AsyncIterator[GameService]:
+    """A game service on `store`, settled and closed afterwards."""
     service = GameService(store, seed_source=lambda: 42)
     yield service
     await service.settle()
     await store.close()
+
+
+@pytest.fixture
+async def service(location: str) -> AsyncIterator[GameService]:
+    """A game service on either store."""
+    async with served(await open_store(location)) as service:
+        yield service
+
+
+@pytest.fixture
+async def sqlite_service(tmp_path: Path) -> AsyncIterator[GameService]:
+    """A game service on SQLite, for the tests that damage its rows by hand."""
+    async with served(await SqliteStore.open(tmp_path / "bot.sqlite3")) as service:
+        yield service
 
 
 @pytest.fixture

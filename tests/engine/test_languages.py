@@ -27,7 +27,7 @@ async def test_a_game_speaks_its_hosts_choice_else_the_servers_else_discords(ser
     assert await language_of(service, OTHER) == "de", "the server's own choice comes before Discord's"
     await service.new_game(THIRD, GUILD, seat(ALICE + 5), "risk", {}, language="ru", server_language="ko")
     assert await language_of(service, THIRD) == "ru", "the host's choice comes first"
-    assert await service.server_language(GUILD) == "de"
+    assert await service.store.guild_language(GUILD) == "de"
 
 
 async def test_an_unsupported_locale_reads_english(service: GameService) -> None:

@@ -6,7 +6,6 @@ import asyncio
 import json
 import random
 import threading
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -27,16 +26,6 @@ CHANNEL, OTHER, THIRD = 5000, 5001, 5002
 
 def seat(uid: int, name: str | None = None) -> Seat:
     return Seat(id=uid, name=name or f"user{uid % 100}")
-
-
-@pytest.fixture
-async def sqlite_service(tmp_path: Path) -> AsyncIterator[GameService]:
-    """A game service on SQLite, for the tests that damage its rows by hand."""
-    store = await SqliteStore.open(tmp_path / "bot.sqlite3")
-    service = GameService(store, seed_source=lambda: 42)
-    yield service
-    await service.settle()
-    await store.close()
 
 
 async def code_of(coro: object) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import asyncpg
@@ -14,30 +13,9 @@ import pytest
 from engine.core.errors import RuleError
 from engine.games.risk import RiskState
 from engine.service import GameService
-from engine.store import PostgresStore, SqliteStore, Store, StoreUnavailable, open_store
+from engine.store import PostgresStore, StoreUnavailable
+from tests.engine.conftest import served
 from tests.engine.test_service import ALICE, BOB, CHANNEL, OTHER, code_of, seat, three_humans
-
-
-@asynccontextmanager
-async def served(store: Store) -> AsyncIterator[GameService]:
-    """A game service on `store`, settled and closed afterwards."""
-    service = GameService(store, seed_source=lambda: 42)
-    yield service
-    await service.settle()
-    await store.close()
-
-
-@pytest.fixture
-async def service(location: str) -> AsyncIterator[GameService]:
-    """The service on either backend."""
-    async with served(await open_store(location)) as service:
-        yield service
-
-
-@pytest.fixture
-async def sqlite_service(tmp_path: Path) -> AsyncIterator[GameService]:
-    async with served(await SqliteStore.open(tmp_path / "bot.sqlite3")) as service:
-        yield service
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.core.datanames import name_of, slug
-from engine.core.i18n import DEFAULT_LOCALE, LANGUAGES, Msg, catalogue, msg
+from engine.core.i18n import DEFAULT_LOCALE, Msg, catalogue, in_every_language, msg
 from engine.core.names import normalise
 from engine.games.battlemist.data import RACES, RESOURCES, load
 from engine.games.battlemist.pieces import UNIT_KINDS, UnitKind
@@ -121,7 +121,7 @@ def hero(state: BMState, owner: int, number: int) -> Msg:
 
 def _spellings(key: str) -> tuple[str, ...]:
     """The normalised text of message `key` in every language of the bot (each once)."""
-    return tuple(dict.fromkeys(normalise(text) for lang in LANGUAGES if (text := catalogue(lang).get(key))))
+    return tuple(dict.fromkeys(normalise(text) for text in in_every_language(msg(key))))
 
 
 def region_spellings(rid: str) -> tuple[str, ...]:

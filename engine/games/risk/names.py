@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import difflib
 
-from engine.core import i18n
 from engine.core.datanames import name_of
 from engine.core.errors import RuleError
-from engine.core.i18n import Msg, inert
+from engine.core.i18n import Msg, in_every_language, inert
 from engine.core.names import normalise
 from engine.games.risk.mapdata import RiskMap, classic
 
@@ -25,11 +24,8 @@ def names(board: RiskMap) -> dict[str, tuple[str, ...]]:
     """Each territory's names in every language the bot speaks (the data's English first), built once per board."""
     found = _NAMES.get(id(board))
     if found is None:
-        catalogues = [i18n.catalogue(language) for language in i18n.LANGUAGES]
-        found = {}
-        for t in board.territories:
-            key = territory_name(t.id).key
-            found[t.id] = tuple(dict.fromkeys([t.name, *(c[key] for c in catalogues if key in c)]))
+        found = {t.id: tuple(dict.fromkeys([t.name, *in_every_language(territory_name(t.id))]))
+                 for t in board.territories}
         _NAMES[id(board)] = found
     return found
 

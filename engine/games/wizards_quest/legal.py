@@ -17,11 +17,11 @@ from typing import Any, Literal
 from engine.core.controls import Choice, Control, Style
 from engine.core.datanames import name_of
 from engine.core.errors import RuleError
-from engine.core.i18n import Msg, msg
+from engine.core.i18n import Msg, in_every_language, msg
 from engine.games.wizards_quest import board as B
 from engine.games.wizards_quest import checks as C
 from engine.games.wizards_quest.data import WQData
-from engine.games.wizards_quest.names import in_every_language, label, matches
+from engine.games.wizards_quest.names import label, matches
 from engine.games.wizards_quest.state import Attack, Beast, Leader, WQState
 
 Field = Literal["castle", "claim", "hide", "place", "buy", "attack_source", "attack_target", "free_source",
@@ -214,7 +214,7 @@ def _context(s: WQState, d: WQData, pid: int, field: str, context: dict[str, Any
 
 def _spellings(d: WQData, loc: str) -> tuple[str, ...]:
     """What else a player may type for a location: a castle's name in every language."""
-    return tuple(in_every_language(name_of("wq", "castle", loc))) if loc in d.map.castle_name else ()
+    return in_every_language(name_of("wq", "castle", loc)) if loc in d.map.castle_name else ()
 
 
 def choices(s: WQState, d: WQData, pid: int, field: str, context: dict[str, Any]) -> list[Choice]:
@@ -226,7 +226,7 @@ def choices(s: WQState, d: WQData, pid: int, field: str, context: dict[str, Any]
         return [Choice(x, msg("choice.name", name=label(x, d)), _spellings(d, x))
                 for x in legal_targets(s, d, pid, LOCATION_FIELDS[field], **given)]
     if field == "play.card":
-        return [Choice(c, card_label(d, c), tuple(in_every_language(name_of("wq", "card", d.deck.card(c).code))))
+        return [Choice(c, card_label(d, c), in_every_language(name_of("wq", "card", d.deck.card(c).code)))
                 for c in s.hands.get(pid, [])]
     if field == "hide.treasure":
         return hiding(s, pid)

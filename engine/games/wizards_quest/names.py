@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import re
 
-from engine.core import i18n
 from engine.core.datanames import name_of
 from engine.core.errors import RuleError
-from engine.core.i18n import Msg, inert, msg
+from engine.core.i18n import Msg, in_every_language, inert, msg
 from engine.core.names import normalise
 from engine.games.wizards_quest.data import WQData, standard
 
@@ -68,12 +67,6 @@ def label(loc: str, data: WQData | None = None) -> Msg | str:
     language."""
     d = data or standard()
     return msg("wq.location.castle", id=loc, name=name_of("wq", "castle", loc)) if loc in d.map.castle_name else loc
-
-
-def in_every_language(name: Msg) -> list[str]:
-    """A name's text in each language the bot speaks, without repeats: what a player may type for it."""
-    found = (i18n.catalogue(language).get(name.key) for language in i18n.LANGUAGES)
-    return list(dict.fromkeys(text for text in found if text))
 
 
 _PLACEMENT = re.compile(r"\s*([^\s,:=]+)\s*[:=]\s*(\d+)\s*,?")

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from engine.core.datanames import name_of
 from engine.core.errors import RuleError
-from engine.core.i18n import msg
+from engine.core.i18n import in_every_language, msg
 from engine.core.models import Event, copier
 from engine.core.players import next_seat, seat_cycle, with_status
 from engine.core.rng import Rng, roll_off
@@ -18,7 +18,7 @@ from engine.games.wizards_quest import board as B
 from engine.games.wizards_quest import checks as C
 from engine.games.wizards_quest import events as E
 from engine.games.wizards_quest.data import WQData
-from engine.games.wizards_quest.names import in_every_language, label
+from engine.games.wizards_quest.names import label
 from engine.games.wizards_quest.state import ORCS, Attack, Beast, Leader, Phase, Todo, Turn, WQState
 
 STEP_ACTIONS: dict[Phase, frozenset[str]] = {
