@@ -170,8 +170,7 @@ class Delivery(commands.Cog):
                         sent.append(found)
                         continue
                 last = index == len(texts) - 1
-                if index:
-                    await self._claim(row.channel_id)  # each message may take up to `timeout`: the claim lasts
+                await self._claim(row.channel_id)  # the wait and the picture above, or the last message, took time
                 files = [discord.File(io.BytesIO(png), filename="board.png")] if last and png else []
                 message = await self._send(channel, channel.send(
                     text, files=files, view=self._view(post) if last else discord.utils.MISSING,

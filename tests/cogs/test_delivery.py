@@ -3,11 +3,12 @@ change (BM-DIG-17), whatever Discord refuses meanwhile."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
 
-from tests.cogs.conftest import channel_id, delivered, start_game
+from tests.cogs.conftest import channel_id, delivered, start_game, uid
 from tests.discord.fakeapi import CHANNEL_PINNED_MESSAGE, SentMessage
 from tests.discord.harness import DispatchHarness
 
@@ -96,3 +97,25 @@ async def test_a_failed_pin_is_tried_again_before_the_post_goes_on(h: DispatchHa
     await h.api.wait_until(lambda: bool(pinned(h)), 5.0, what="the retried pin")
     [board] = boards(h)
     assert pinned(h) == [board]
+
+
+async def test_a_process_that_lost_the_channel_while_it_prepared_a_post_sends_nothing(
+        h: DispatchHarness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The claim on the channel's posts is renewed right before each message: a process whose claim another one
+    took over while it waited for Discord or drew the board leaves the post to that process."""
+    ada, *_ = await start_game(h, "Ada", "Bo", "Cy")
+    await delivered(h)
+    service = h.bot.service  # type: ignore[attr-defined]
+    claims = iter([True])  # the first look at the channel, then another process holds it
+
+    async def claim_posts(channel: int, lease: float) -> bool:
+        return next(claims, False)
+
+    monkeypatch.setattr(service, "claim_posts", claim_posts)
+    before = [m.id for m in h.messages() if m.source == "channel"]
+    await service.pause(channel_id(h), uid(ada), moderator=False)
+    for _ in range(50):  # the channel's delivery task has run and let go
+        await asyncio.sleep(0.01)
+    assert [m.id for m in h.messages() if m.source == "channel"] == before
+    queued = await service.next_post(channel_id(h))
+    assert queued is not None and queued.sent == []
