@@ -56,7 +56,7 @@ class BotProcess:
         self.runs += 1
         with self.log(self.runs).open("wb") as out:
             self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, str(BOT_SCRIPT), cwd=self.workdir, env=self.env,
+                sys.executable, "-X", "faulthandler", str(BOT_SCRIPT), cwd=self.workdir, env=self.env,
                 stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=asyncio.subprocess.STDOUT,
             )
 
@@ -93,9 +93,13 @@ class BotProcess:
         proc.send_signal(signal.SIGINT)
         try:
             await asyncio.wait_for(proc.wait(), STOP_TIMEOUT_S)
-        except TimeoutError:
-            proc.kill()
-            await proc.wait()
+        except TimeoutError:  # stuck: its threads' stacks go to its log (faulthandler), then it is killed
+            proc.send_signal(signal.SIGABRT)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(proc.wait(), 2.0)
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
 
 
 @contextlib.asynccontextmanager
@@ -113,7 +117,8 @@ async def running(fake: FakeDiscord, env: dict[str, str], workdir: Path) -> Asyn
         raise
     finally:
         await bot.stop()
-    assert bot.proc is not None and bot.proc.returncode == 0, f"the bot exited with {bot.proc.returncode}"
+    assert bot.proc is not None and bot.proc.returncode == 0, \
+        f"the bot exited with {bot.proc.returncode}:\n{bot.logs()[-4000:]}"
 
 
 # ------------------------------------------------------------------------------------------------ the database

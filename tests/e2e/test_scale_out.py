@@ -208,11 +208,12 @@ class Cluster:
             done = await self.db.fetchval(
                 "SELECT COUNT(*) FROM (SELECT id FROM interactions WHERE id = ANY($1::text[]) UNION "
                 "SELECT interaction_id FROM actions WHERE interaction_id = ANY($1::text[])) AS applied", ids)
+            pending = await untold(self.db)  # after `done`: the posts of what was applied are queued
             waiting = await self.db.fetchval("SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL")
-            if done == len(ids) and not waiting:
+            if done == len(ids) and not pending and not waiting:
                 return
             assert loop.time() < deadline, f"{len(ids) - done} of {len(ids)} interactions not applied, " \
-                f"{waiting} posts undelivered"
+                f"{waiting} posts undelivered, not told: {pending}"
             await asyncio.sleep(POLL_S)
 
     async def applied(self, record: InteractionRecord, timeout: float = STEP_TIMEOUT_S) -> SentMessage:
@@ -240,8 +241,10 @@ class Cluster:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
-            posts = await outbox(self.db)
-            pending = await untold(self.db)
+            async with self.db.transaction(isolation="repeatable_read", readonly=True):  # one snapshot: a move
+                # saved before the outbox is read must not be told after it
+                pending = await untold(self.db)
+                posts = await outbox(self.db)
             if not pending and all(p.delivered for p in posts):
                 break
             assert loop.time() < deadline, \
@@ -373,9 +376,10 @@ class Everywhere(Humans):
         while True:
             row = await self.read()
             assert self.snapshot is not None
+            pending = await untold(self.group.db)  # after the row: what it holds has its posts queued
             waiting = await self.group.db.fetchval("SELECT COUNT(*) FROM outbox WHERE channel_id = $1 AND "
                                                    "delivered_at IS NULL", int(self.channel["id"]))
-            if (row.status != "running" or self.decides(self.snapshot)) and not waiting:
+            if (row.status != "running" or self.decides(self.snapshot)) and not pending and not waiting:
                 return self.snapshot
             assert loop.time() < deadline, f"the game never settled at {row.actions} actions"
             await asyncio.sleep(POLL_S)
@@ -602,8 +606,12 @@ async def test_a_process_killed_mid_chain_is_taken_over_and_every_post_goes_once
         await first.start()
         await group.connected(first)
         await asyncio.sleep(TAKEOVER_S / 2 + GRACE_S)  # its outbox swept, its timers looked at
-        assert {c: [m.id for m in messages] for c, messages in group.fake.ledger(interactions=True).items()} \
-            == shown, "the restarted process posted again"
+        now = group.fake.ledger(interactions=True)
+        known = {i for ids in shown.values() for i in ids}
+        again = [f"{m.source} {m.payload.get('nonce')} {m.interaction_id}: {str(m.payload.get('content'))[:200]}"
+                 for messages in now.values() for m in messages if m.id not in known]
+        assert {c: [m.id for m in messages] for c, messages in now.items()} == shown, \
+            f"the restarted process posted again: {again}"
         assert (await game_row(group.db, channel)).actions == final.actions
         await group.told()
 
