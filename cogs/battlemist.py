@@ -29,6 +29,7 @@ from cogs.common import (
     act,
     check_options,
     game_state,
+    links_of,
     locale_of,
     matching,
     private,
@@ -109,13 +110,15 @@ def panel(state: BMState, pid: int, locale: str, note: str | None = None,
                 view.add_item(turn)
     if not controls and not C.decisions(state, pid):
         lines.append(translate("bm.panel.nothing", locale))
-    return "\n".join(lines)[:MESSAGE_LIMIT], view if view.children else None
+    return "\n".join(lines), view if view.children else None
 
 
 async def show_panel(interaction: discord.Interaction, note: str | None = None, page: int = 0) -> None:
     """Answer with the user's panel (a new ephemeral message, or the panel he clicked on, updated)."""
     state = await full_state(interaction)
-    content, view = panel(state, interaction.user.id, locale_of(interaction), note, page)
+    locale = locale_of(interaction)
+    content, view = panel(state, interaction.user.id, locale, note, page)
+    content = links_of(interaction.client)(content, locale)[:MESSAGE_LIMIT]  # commands quoted as the reader's
     kwargs: dict[str, Any] = {"content": content, "view": view}
     if interaction.type is discord.InteractionType.component and interaction.message is not None \
             and interaction.message.flags.ephemeral:

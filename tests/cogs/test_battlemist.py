@@ -14,6 +14,7 @@ import pytest
 from discord import app_commands
 
 import cogs.battlemist as cog
+from engine.core import i18n
 from engine.core.controls import Control
 from engine.core.i18n import msg
 from engine.games.battlemist import RULESET, BMState, board, legal, movement
@@ -308,3 +309,20 @@ async def test_a_panel_too_big_for_one_message_turns_its_pages(h: DispatchHarnes
             assert await bm_state(h) == before
     indexes = sorted(int(c.split(":")[3]) for c in seen)
     assert indexes == list(range(len(many)))
+
+
+async def test_a_panel_updated_in_place_quotes_commands_as_mentions_in_the_readers_language(
+        h: DispatchHarness) -> None:
+    """A panel edited in place (not a new reply) links the commands it quotes too, named in the reader's language."""
+    (ada, bo), _ = await two(h)
+    stale = await panel(h, ada)
+    for member in (ada, bo):  # the harvest plays end: the economy orders are Ada's decision now
+        await h.slash("bm", "pass", user=member)
+    await delivered(h)
+    clicked = await h.button(button(stale.response, "Lock: no harvest plays"), message=stale.response, user=ada,
+                             locale="de")
+    [shown] = [m for m in h.messages() if m.id == stale.response.id]
+    assert shown.edits == 1 and clicked.posts == []
+    bm = next(c["id"] for c in h.api.synced_commands() if c["name"] == "bm")
+    assert f"</bm lock:{bm}>" in shown.content and "`/bm lock`" not in shown.content, shown.content
+    assert shown.content.startswith(i18n.translate("bm.panel.moved_on", "de")), shown.content
