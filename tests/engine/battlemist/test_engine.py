@@ -67,7 +67,7 @@ def test_a_refused_command_changes_nothing_and_a_legal_one_leaves_its_input_as_i
     before = to_json(state)
     with pytest.raises(RuleError) as err:
         apply(state, ruleset.ACTION_ADAPTER.validate_python({"type": "end_move", "player": 1}))
-    assert err.value.code == "BM_E_WRONG_PHASE" and "economy/econstart" in err.value.message
+    assert err.value.code == "BM_E_WRONG_PHASE" and "economy/harvest actions" in err.value.message
     assert to_json(state) == before
     after, _ = apply(state, ruleset.timeout_action(state, ruleset.pending(state)[0].player))
     assert to_json(state) == before and to_json(after) != before
