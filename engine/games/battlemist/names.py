@@ -8,10 +8,11 @@ puts into messages (terrains, phases, steps, resources) are the `bm.term.…` me
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from engine.core.datanames import name_of, slug
-from engine.core.i18n import DEFAULT_LOCALE, Msg, catalogue, in_every_language, msg
+from engine.core.i18n import DEFAULT_LOCALE, LANGUAGES, Msg, catalogue, in_every_language, msg, translate
 from engine.core.names import normalise
 from engine.games.battlemist.data import RACES, RESOURCES, load
 from engine.games.battlemist.pieces import UNIT_KINDS, UnitKind
@@ -124,6 +125,17 @@ def _spellings(key: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(normalise(text) for text in in_every_language(msg(key))))
 
 
+COUNTS = (1, 2, 5)
+"""Counts that between them take every plural form of the bot's languages (Russian: one, few, many)."""
+
+
+def _counted_spellings(key: str) -> tuple[str, ...]:
+    """The words of counted message `key` (`{n, plural, …}`) without the count, in each of its plural forms in
+    every language: `лучник`, `лучника`, `лучников`."""
+    return tuple(dict.fromkeys(normalise(re.sub(r"\d+", " ", translate(key, language, n=n)))
+                               for language in LANGUAGES for n in COUNTS))
+
+
 def region_spellings(rid: str) -> tuple[str, ...]:
     """A region's name in every language, as a player may type it."""
     return _spellings(f"{PREFIX}.name.region.{rid}")
@@ -146,12 +158,12 @@ def race_by_name(text: str) -> str | None:
 
 
 def unit_by_name(text: str) -> UnitKind | None:
-    """The unit type whose name, in any language, is `text` (`Reiterei`, `лучники`): the catalogue's words for it
-    (plural and singular); None if none is."""
+    """The unit type whose name, in any language, is `text` (`Reiterei`, `лучники`, `лучника` as in `2 лучника`):
+    the catalogue's words for it, in each form a count gives it; None if none is."""
     wanted = normalise(text)
     for kind in UNIT_KINDS:
         keys = (f"bm.text.kind.{kind}", f"bm.movement.unit.{kind}", f"{TERMS}unit.{kind}")
-        if any(wanted in _spellings(key) for key in keys):
+        if any(wanted in _spellings(key) for key in keys) or wanted in _counted_spellings(f"bm.text.unit.{kind}"):
             return kind
     return None
 

@@ -14,6 +14,7 @@ import pytest
 from engine.core.errors import RuleError
 from engine.core.models import Action, Event, copier, from_json, to_json
 from engine.core.rng import Rng
+from engine.games.battlemist import commands as C
 from engine.games.battlemist import movement as M
 from engine.games.battlemist.pieces import Effects, HeroToken, Stars, Troops
 from engine.games.battlemist.state import BMState, Phase
@@ -410,6 +411,16 @@ def test_a_typed_region_is_its_id_in_any_case_or_its_name() -> None:
 def test_a_typed_unit_type_is_its_name_or_short_form() -> None:
     assert [M.resolve_unit(t) for t in ("cav", "Cavalry", "inf", "archer", "Dragons", "knight")] == [
         "cavalry", "cavalry", "infantry", "archers", "dragon", None]
+
+
+def test_a_typed_unit_type_may_take_the_form_its_count_gives_it() -> None:
+    """`2 лучника`, `5 всадников`: Russian inflects a unit's name by its count, and each form is understood."""
+    assert [M.resolve_unit(t) for t in ("лучник", "лучника", "лучников", "всадников", "огнедышащих")] == [
+        "archers", "archers", "archers", "cavalry", "firebreather"]
+    state = start(troops={"N20": {1: {"archers": 2}}})
+    assert C.move(state, 1, 2, "лучника", "N20", "N11") == mv(2, "archers", "N20", "N11")
+    picked = C.casualties(state, 1, "2 лучника", "5 пехотинцев")
+    assert (picked.kills, picked.routs) == ({"archers": 2}, {"infantry": 5})
 
 
 def test_card_and_spell_targets_are_checked_after_their_windows() -> None:
