@@ -175,7 +175,6 @@ class GameMasterBot(commands.Bot):
         self.tree.on_error = on_app_command_error
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        await self.service.resume_all()  # what a crash left untold, and AI seats it interrupted (the outbox posts)
         await self.tree.set_translator(CatalogueTranslator())  # the tree syncs in every language the bot speaks
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
@@ -184,6 +183,7 @@ class GameMasterBot(commands.Bot):
         else:
             synced = await self.tree.sync()
         self.links.learn(self.tree, synced)  # from now on, a quoted command is a mention each reader sees localized
+        await self.service.resume_all()  # what a crash left untold, and AI seats it interrupted (the outbox posts)
         log.info("ready: %d slash command groups synced", len(self.tree.get_commands()))
 
     async def close(self) -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from bot import GameMasterBot, Settings
 from engine.games.risk import RiskState
+from engine.service import GameService, Outcome
 from tests.cogs.conftest import put_state, start_game, state_of, uid
 from tests.cogs.test_risk import scenario
 from tests.discord.harness import DispatchHarness
@@ -93,3 +94,22 @@ async def test_closing_stops_the_ai_seats_before_the_delivery_and_a_stopped_deli
         delivery.deliver(12345)  # an AI seat's post, queued as the bot closes
         assert 12345 not in delivery._channels
     assert order == ["AI seats", "delivery"]
+
+
+
+async def test_what_a_restart_tells_quotes_commands_as_mentions(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The posts a restart queues (what a crash left untold) are written once the commands are synced, so the
+    commands they quote are mentions like everyone else's."""
+    bot = GameMasterBot(Settings(database_path=tmp_path / "bot.sqlite3"))
+    seen: list[str] = []
+
+    async def resume_all(service: GameService) -> list[Outcome]:
+        seen.append(bot.links("`/game start`", "en"))
+        return []
+
+    monkeypatch.setattr(GameService, "resume_all", resume_all)
+    async with DispatchHarness(bot, World(), setup_hook=True) as h:
+        game = next(c["id"] for c in h.api.synced_commands() if c["name"] == "game")
+        assert seen == [f"</game start:{game}>"]
+    await bot.close()
