@@ -465,7 +465,7 @@ def test_after_the_game_every_command_is_in_the_wrong_phase() -> None:
         with pytest.raises(RuleError) as info:
             apply(over, action)
         assert info.value.code == "BM_E_WRONG_PHASE", action
-        assert info.value.message == "That is not possible now: the game is in game over/game_over."
+        assert info.value.message == "That is not possible now: the game is in game over/final ranking."
     assert snapshot(over) == before
 
 
