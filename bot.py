@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
 import warnings
 from collections.abc import Mapping, Sequence
@@ -277,6 +279,29 @@ async def _play_stored(game: str, players: int, seed: int, path: Path, policy: s
         await store.close()
 
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+"""What stops the bot cleanly: Ctrl-C, or a process manager (Docker, systemd) asking it to."""
+
+
+async def serve(bot: GameMasterBot, token: str) -> None:
+    """Run the bot until it is closed, or a stop signal closes it (whatever handling of the signals the process
+    inherited: a shell's background job ignores SIGINT)."""
+    loop = asyncio.get_running_loop()
+    closing: list[asyncio.Task[None]] = []
+
+    def stop() -> None:
+        if closing:  # asked twice: stop now (a restart loses nothing)
+            raise KeyboardInterrupt
+        log.info("stopping")
+        closing.append(loop.create_task(bot.close()))
+
+    for number in STOP_SIGNALS:
+        with contextlib.suppress(NotImplementedError):  # no signal handlers here (Windows): Ctrl-C interrupts
+            loop.add_signal_handler(number, stop)
+    async with bot:
+        await bot.start(token)
+
+
 def run_discord(settings: Settings) -> int:
     """Connect to Discord and serve until stopped; explain a bad token or an unreachable Discord in words."""
     if settings.discord_api_base or settings.discord_gateway_url:
@@ -284,7 +309,9 @@ def run_discord(settings: Settings) -> int:
     token = settings.discord_token.get_secret_value() if settings.discord_token else ""
     bot = make_bot(settings)
     try:
-        bot.run(token, log_handler=None)
+        asyncio.run(serve(bot, token))
+    except KeyboardInterrupt:
+        return 0
     except discord.LoginFailure:
         print(TOKEN_HELP, file=sys.stderr)
         return 2

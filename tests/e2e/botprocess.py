@@ -50,14 +50,16 @@ class BotProcess:
         self.runs = 0
         self.proc: asyncio.subprocess.Process | None = None
 
-    async def start(self) -> None:
-        """Start a new bot process (the previous one must be gone)."""
+    async def start(self, *, background: bool = False) -> None:
+        """Start a new bot process (the previous one must be gone); `background`: as a shell's background job
+        starts it, SIGINT ignored."""
         assert self.proc is None or self.proc.returncode is not None, "the previous bot process is still running"
         self.runs += 1
         with self.log(self.runs).open("wb") as out:
             self.proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-X", "faulthandler", str(BOT_SCRIPT), cwd=self.workdir, env=self.env,
                 stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=asyncio.subprocess.STDOUT,
+                preexec_fn=ignore_sigint if background else None,
             )
 
     def log(self, run: int) -> Path:
@@ -85,12 +87,13 @@ class BotProcess:
         await fake.wait_until(lambda: sum(r.route == "sync_global" for r in fake.requests) >= self.runs,
                               STARTUP_TIMEOUT_S, what="the command sync after the restart")
 
-    async def stop(self) -> None:
-        """Ask the bot to stop (SIGINT, which discord.py turns into a clean close); kill it if it takes too long."""
+    async def stop(self, how: signal.Signals = signal.SIGTERM) -> None:
+        """Ask the bot to stop, as a process manager does (SIGTERM) or Ctrl-C (SIGINT); kill it if it takes too
+        long."""
         proc = self.proc
         if proc is None or proc.returncode is not None:
             return
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(how)
         try:
             await asyncio.wait_for(proc.wait(), STOP_TIMEOUT_S)
         except TimeoutError:  # stuck: its threads' stacks go to its log (faulthandler), then it is killed
@@ -100,6 +103,12 @@ class BotProcess:
             if proc.returncode is None:
                 proc.kill()
                 await proc.wait()
+
+
+def ignore_sigint() -> None:
+    """In the child before it runs Python: SIGINT ignored, as for a job a non-interactive shell puts in the
+    background (Python then leaves it ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @contextlib.asynccontextmanager

@@ -7,8 +7,11 @@ half-applied, `PRAGMA integrity_check` is ok, and after the restart the game pla
 from __future__ import annotations
 
 import asyncio
+import signal
 import time
 from pathlib import Path
+
+import pytest
 
 from engine.core.record import replay
 from engine.games.risk import RULESET, RiskState
@@ -105,3 +108,17 @@ async def test_crash_sigkill_in_the_middle_of_a_command(tmp_path: Path) -> None:
         finally:
             await bot.stop()
         assert integrity(db) == "ok"
+
+
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGINT], ids=["sigterm", "sigint-in-background"])
+async def test_a_stop_signal_closes_the_bot_cleanly(tmp_path: Path, how: signal.Signals) -> None:
+    """SIGTERM (Docker, systemd) and Ctrl-C close the bot and it exits with 0, also when it runs as a shell's
+    background job, which starts it with SIGINT ignored."""
+    async with FakeDiscord(token=TOKEN) as fake:
+        bot = BotProcess(bot_env(fake.env(), tmp_path / "bot.sqlite3"), tmp_path)
+        await bot.start(background=True)
+        await fake.wait_until_identified(timeout=STARTUP_TIMEOUT_S)
+        await fake.wait_for(lambda r: r.route == "sync_global", STARTUP_TIMEOUT_S)
+        await bot.stop(how)
+        assert bot.proc is not None and bot.proc.returncode == 0, bot.logs()
+        assert "gamemaster: stopping" in bot.logs()
