@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import discord
+import pytest
 from discord import app_commands
 
 from engine.core.models import GameState, from_json, to_json
@@ -472,6 +473,12 @@ def uncovered(h: DispatchHarness, cells: dict[tuple[str, str], Answer]) -> set[s
     return slash_names(h) - {command for _, command in cells} - LOBBY_ONLY
 
 
+ONE_STORE = pytest.mark.parametrize("location", ["sqlite"], indirect=True)
+"""Who may do what is decided above the store, and the whole matrix costs 17 s a store: the other cog tests run
+the same commands on PostgreSQL."""
+
+
+@ONE_STORE
 async def test_permission_matrix_of_a_running_game(h: DispatchHarness) -> None:
     cells = table(RUNNING)
     assert not uncovered(h, cells), f"missing from the RUNNING table: {sorted(uncovered(h, cells))}"
@@ -481,6 +488,7 @@ async def test_permission_matrix_of_a_running_game(h: DispatchHarness) -> None:
     assert not wrong, f"{len(wrong)} cells disagree with the table:\n" + "\n".join(wrong)
 
 
+@ONE_STORE
 async def test_permission_matrix_of_a_running_wizards_quest_game(h: DispatchHarness) -> None:
     cells = table(WQ_RUNNING)
     assert not uncovered(h, cells), f"missing from the WQ_RUNNING table: {sorted(uncovered(h, cells))}"
