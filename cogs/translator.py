@@ -30,8 +30,10 @@ def described(key: str, **params: Any) -> app_commands.locale_str:
     return app_commands.locale_str(translate(key, **params), key=key, params=params)
 
 
-def path(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> str:
-    return "cmd." + command.qualified_name.replace(" ", ".")
+def path(command: app_commands.Command[Any, ..., Any] | app_commands.Group | str) -> str:
+    """The catalogue prefix of a command's strings (`risk attack` → `cmd.risk.attack`), from it or its name."""
+    name = command if isinstance(command, str) else command.qualified_name
+    return "cmd." + name.replace(" ", ".")
 
 
 def key_of(string: app_commands.locale_str, context: app_commands.TranslationContext[Any, Any]) -> str | None:
@@ -121,18 +123,18 @@ class CommandLinks:
             if known is None:
                 return quoted.group(0)
             for cut in range(min(3, len(words)), 0, -1):  # the longest command path the quote starts with
-                path = " ".join(words[:cut])
-                if path in self.options:
-                    rest = " ".join(self.option(path, word, language) for word in words[cut:])
-                    return f"</{path}:{known}>" + (f" `{rest}`" if rest else "")
+                command = " ".join(words[:cut])
+                if command in self.options:
+                    rest = " ".join(self.option(command, word, language) for word in words[cut:])
+                    return f"</{command}:{known}>" + (f" `{rest}`" if rest else "")
             return quoted.group(0)
 
         return QUOTED_COMMAND.sub(mention, text)
 
-    def option(self, path: str, word: str, language: str) -> str:
+    def option(self, command: str, word: str, language: str) -> str:
         """One quoted word after a command: an option of it named in `language`, or the word as it is."""
         parts = OPTION_WORD.match(word)
-        if parts is None or parts.group(2) not in self.options[path]:
+        if parts is None or parts.group(2) not in self.options[command]:
             return word
-        named = catalogue(language).get(f"cmd.{path.replace(' ', '.')}.{parts.group(2)}.name", parts.group(2))
+        named = catalogue(language).get(f"{path(command)}.{parts.group(2)}.name", parts.group(2))
         return parts.group(1) + named + parts.group(3)
