@@ -52,7 +52,6 @@ def options_summary(game: str, options: dict[str, Any]) -> list[Msg]:
                 value=option_value(options[k])) for k in names if options.get(k) is not None]
 
 
-
 class Lobbies(Play):
     """Games before they start, and their end by abandon."""
 
